@@ -1,0 +1,51 @@
+#include "pkg/genericserver/authn/union.h"
+
+#include <algorithm>
+
+#include "pkg/util/strings.h"
+
+namespace authn {
+namespace {
+
+class UnionAuthenticator final : public Authenticator {
+ public:
+  UnionAuthenticator(std::vector<AuthenticatorPtr> list, bool anonymous)
+      : list_(std::move(list)), anonymous_(anonymous) {}
+
+  AuthenticateResult Authenticate(const genericserver::Request& request) const override {
+    std::vector<std::string> errors;
+    for (const AuthenticatorPtr& a : list_) {
+      AuthenticateResult r = a->Authenticate(request);
+      if (!r) {
+        errors.push_back(r.error());
+        continue;
+      }
+      if (*r) {
+        UserInfo user = std::move(**r);
+        if (!user.InGroup(kAllAuthenticated) && !user.InGroup(kAllUnauthenticated)) {
+          user.groups.push_back(kAllAuthenticated);
+        }
+        return user;
+      }
+    }
+    if (!errors.empty()) return std::unexpected(util::Join(errors, ", "));
+    if (!anonymous_) return std::nullopt;
+    UserInfo anon;
+    anon.name = kAnonymousUser;
+    anon.groups = {kAllUnauthenticated};
+    return anon;
+  }
+
+ private:
+  std::vector<AuthenticatorPtr> list_;
+  bool anonymous_;
+};
+
+}  // namespace
+
+AuthenticatorPtr NewUnionAuthenticator(std::vector<AuthenticatorPtr> authenticators,
+                                       bool anonymous) {
+  return std::make_shared<UnionAuthenticator>(std::move(authenticators), anonymous);
+}
+
+}  // namespace authn

@@ -1,0 +1,51 @@
+#pragma once
+// Authorizers decide whether a user may do what a request asks. Implementations are
+// immutable after construction and safe to call from any thread.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pkg/genericserver/authn/user.h"
+#include "pkg/genericserver/endpoints/request_info.h"
+
+namespace authz {
+
+struct Attributes {
+  const authn::UserInfo& user;
+  const endpoints::RequestInfo& request;
+};
+
+enum class Decision { kNoOpinion, kAllow, kDeny };
+
+struct AuthorizationResult {
+  Decision decision = Decision::kNoOpinion;
+  std::string reason;  // shown to the user after the forbidden message, when not empty
+};
+
+class Authorizer {
+ public:
+  virtual ~Authorizer() = default;
+  virtual AuthorizationResult Authorize(const Attributes& attributes) const = 0;
+};
+using AuthorizerPtr = std::shared_ptr<const Authorizer>;
+
+// The authorization modes --authorization-mode accepts.
+inline constexpr char kModeAlwaysAllow[] = "AlwaysAllow";
+inline constexpr char kModeAlwaysDeny[] = "AlwaysDeny";
+
+AuthorizerPtr NewAlwaysAllow();
+AuthorizerPtr NewAlwaysDeny();
+// Allows members of any of the groups everything (system:masters).
+AuthorizerPtr NewPrivilegedGroups(std::vector<std::string> groups);
+// Asks each in order; the first Allow or Deny decides.
+AuthorizerPtr NewUnion(std::vector<AuthorizerPtr> authorizers);
+// Builds the chain for the given modes: system:masters first, then the public
+// information paths, then anonymous users are refused everything else, then the modes.
+AuthorizerPtr NewFromModes(const std::vector<std::string>& modes);
+
+// "User \"u\" cannot get path \"/x\"" or "User \"u\" cannot list resource \"pods\" in
+// API group \"\" in the namespace \"ns\"", as kube-apiserver words it.
+std::string ForbiddenMessage(const Attributes& attributes);
+
+}  // namespace authz

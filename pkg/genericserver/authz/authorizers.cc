@@ -1,0 +1,113 @@
+#include <algorithm>
+
+#include "pkg/genericserver/authz/authorizer.h"
+#include "pkg/util/strings.h"
+
+namespace authz {
+namespace {
+
+class Fixed final : public Authorizer {
+ public:
+  Fixed(Decision d, std::string reason) : result_{d, std::move(reason)} {}
+  AuthorizationResult Authorize(const Attributes&) const override { return result_; }
+
+ private:
+  AuthorizationResult result_;
+};
+
+class PrivilegedGroups final : public Authorizer {
+ public:
+  explicit PrivilegedGroups(std::vector<std::string> groups) : groups_(std::move(groups)) {}
+  AuthorizationResult Authorize(const Attributes& a) const override {
+    for (const std::string& g : groups_) {
+      if (a.user.InGroup(g)) return {Decision::kAllow, ""};
+    }
+    return {};
+  }
+
+ private:
+  std::vector<std::string> groups_;
+};
+
+// Stands in for the system:public-info-viewer role (bound to every user, authenticated
+// or not) until RBAC exists: reading health and version is open to everyone.
+class PublicInfo final : public Authorizer {
+ public:
+  AuthorizationResult Authorize(const Attributes& a) const override {
+    const endpoints::RequestInfo& r = a.request;
+    if (r.is_resource_request || r.verb != "get") return {};
+    const std::string& p = r.path;
+    if (p == "/version" || p == "/version/") return {Decision::kAllow, ""};
+    for (const char* base : {"/healthz", "/livez", "/readyz"}) {
+      std::string_view b = base;
+      if (p == b || (p.size() > b.size() && p.starts_with(b) && p[b.size()] == '/')) {
+        return {Decision::kAllow, ""};
+      }
+    }
+    return {};
+  }
+};
+
+// Until RBAC exists no mode grants anonymous users more than the public information.
+class DenyAnonymous final : public Authorizer {
+ public:
+  AuthorizationResult Authorize(const Attributes& a) const override {
+    if (a.user.InGroup(authn::kAllUnauthenticated)) return {Decision::kDeny, ""};
+    return {};
+  }
+};
+
+class Union final : public Authorizer {
+ public:
+  explicit Union(std::vector<AuthorizerPtr> list) : list_(std::move(list)) {}
+  AuthorizationResult Authorize(const Attributes& a) const override {
+    std::string reasons;
+    for (const AuthorizerPtr& z : list_) {
+      AuthorizationResult r = z->Authorize(a);
+      if (r.decision != Decision::kNoOpinion) return r;
+      if (!r.reason.empty()) reasons += (reasons.empty() ? "" : "\n") + r.reason;
+    }
+    return {Decision::kNoOpinion, reasons};
+  }
+
+ private:
+  std::vector<AuthorizerPtr> list_;
+};
+
+}  // namespace
+
+AuthorizerPtr NewAlwaysAllow() { return std::make_shared<Fixed>(Decision::kAllow, ""); }
+AuthorizerPtr NewAlwaysDeny() {
+  return std::make_shared<Fixed>(Decision::kNoOpinion, "Everything is forbidden.");
+}
+AuthorizerPtr NewPrivilegedGroups(std::vector<std::string> groups) {
+  return std::make_shared<PrivilegedGroups>(std::move(groups));
+}
+AuthorizerPtr NewUnion(std::vector<AuthorizerPtr> authorizers) {
+  return std::make_shared<Union>(std::move(authorizers));
+}
+
+AuthorizerPtr NewFromModes(const std::vector<std::string>& modes) {
+  std::vector<AuthorizerPtr> list = {NewPrivilegedGroups({authn::kSystemPrivilegedGroup}),
+                                     std::make_shared<PublicInfo>(),
+                                     std::make_shared<DenyAnonymous>()};
+  for (const std::string& mode : modes) {
+    if (mode == kModeAlwaysAllow) list.push_back(NewAlwaysAllow());
+    if (mode == kModeAlwaysDeny) list.push_back(NewAlwaysDeny());
+  }
+  return NewUnion(std::move(list));
+}
+
+std::string ForbiddenMessage(const Attributes& a) {
+  const endpoints::RequestInfo& r = a.request;
+  std::string user = "User " + util::Quote(a.user.name);
+  if (!r.is_resource_request) return user + " cannot " + r.verb + " path " + util::Quote(r.path);
+  std::string resource = r.resource;
+  if (!r.subresource.empty()) resource += "/" + r.subresource;
+  std::string msg = user + " cannot " + r.verb + " resource " + util::Quote(resource) +
+                    " in API group " + util::Quote(r.api_group);
+  if (!r.namespace_.empty()) return msg + " in the namespace " + util::Quote(r.namespace_);
+  return msg + " at the cluster scope";
+}
+
+}  // namespace authz

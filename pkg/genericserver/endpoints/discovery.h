@@ -1,0 +1,45 @@
+#pragma once
+// Legacy discovery documents: APIVersions (/api), APIGroupList (/apis), APIGroup
+// (/apis/G) and APIResourceList (/api/v1, /apis/G/V). Aggregated discovery comes later.
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace endpoints {
+
+struct APIResource {
+  std::string name;  // plural, or "plural/subresource"
+  std::string singular_name;
+  bool namespaced = false;
+  std::string group;    // set only when it differs from the list's group (scale)
+  std::string version;  // likewise
+  std::string kind;
+  std::vector<std::string> verbs;
+  std::vector<std::string> short_names;
+  std::vector<std::string> categories;
+};
+
+// One group as discovery lists it; versions in preference order (first is preferred).
+struct APIGroup {
+  std::string name;  // "" for the legacy core group
+  std::vector<std::string> versions;
+};
+
+// A group's versions and, per version, its resources: what InstallAPIGroup serves.
+struct APIGroupInfo {
+  APIGroup group;
+  std::map<std::string, std::vector<APIResource>> resources;  // by version
+};
+
+// serverAddressByClientCIDRs: one entry, 0.0.0.0/0 -> server_address ("ip:port").
+std::string EncodeAPIVersions(const std::vector<std::string>& versions,
+                              const std::string& server_address);
+std::string EncodeAPIGroup(const APIGroup& group);
+std::string EncodeAPIGroupList(const std::vector<APIGroup>& groups);
+// group_version is "v1" for the core group, "G/V" otherwise; the core list carries no
+// apiVersion, as upstream's does not.
+std::string EncodeAPIResourceList(const std::string& group_version,
+                                  const std::vector<APIResource>& resources);
+
+}  // namespace endpoints

@@ -1,0 +1,42 @@
+#include "pkg/genericserver/endpoints/filters/authorization.h"
+
+#include "pkg/genericserver/server/responses.h"
+#include "pkg/util/log.h"
+#include "pkg/util/strings.h"
+
+namespace genericserver::filters {
+namespace {
+
+class Authorization final : public Handler {
+ public:
+  Authorization(HandlerPtr next, authz::AuthorizerPtr a)
+      : next_(std::move(next)), authorizer_(std::move(a)) {}
+
+  Awaitable<void> Serve(RequestContext& ctx, ResponseWriter& out) override {
+    static const authn::UserInfo kNobody;
+    authz::Attributes attributes{ctx.user ? *ctx.user : kNobody, ctx.info};
+    authz::AuthorizationResult r = authorizer_->Authorize(attributes);
+    if (r.decision == authz::Decision::kAllow) {
+      co_await next_->Serve(ctx, out);
+      co_return;
+    }
+    std::string why = authz::ForbiddenMessage(attributes);
+    if (!r.reason.empty()) why += ": " + r.reason;
+    KLOG_V(4) << "Forbidden: " << util::Quote(ctx.request.path) << ", Reason: " << util::Quote(why);
+    apimachinery::GroupResource resource;
+    if (ctx.info.is_resource_request) resource = {ctx.info.api_group, ctx.info.resource};
+    co_await WriteStatus(out, apimachinery::NewForbidden(resource, ctx.info.name, why));
+  }
+
+ private:
+  HandlerPtr next_;
+  authz::AuthorizerPtr authorizer_;
+};
+
+}  // namespace
+
+HandlerPtr WithAuthorization(HandlerPtr next, authz::AuthorizerPtr authorizer) {
+  return std::make_unique<Authorization>(std::move(next), std::move(authorizer));
+}
+
+}  // namespace genericserver::filters

@@ -1,0 +1,120 @@
+#include "pkg/genericserver/server/generic_apiserver.h"
+
+#include "pkg/genericserver/server/handler_chain.h"
+#include "pkg/genericserver/server/responses.h"
+
+namespace genericserver {
+
+GenericAPIServer::GenericAPIServer(std::string name, CompletedConfig config,
+                                   DelegationTarget& delegate)
+    : name_(std::move(name)),
+      config_(std::move(config)),
+      delegate_(delegate),
+      director_(std::make_unique<Director>(name_, delegate.UnprotectedHandler())),
+      chain_(BuildHandlerChain(*director_, config_)) {
+  hooks_ = delegate.PostStartHooks();
+  const Config& c = config_.Get();
+  Mux().Handle("/version", MakeHandler([v = c.version](RequestContext&, ResponseWriter& out) {
+                 return WriteJSON(out, 200, EncodeVersion(v));
+               }));
+  Mux().Handle("/metrics",
+               MakeHandler([m = c.metrics](RequestContext&, ResponseWriter& out) -> Awaitable<void> {
+                 Response r;
+                 r.headers.Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                 r.body = m->Render();
+                 co_await out.Respond(std::move(r));
+               }));
+}
+
+GenericAPIServer::~GenericAPIServer() = default;
+
+void GenericAPIServer::AddPostStartHook(std::string name, PostStartHookFunc fn) {
+  hooks_.insert(hooks_.begin(), std::make_shared<PostStartHook>(std::move(name), std::move(fn)));
+}
+
+void GenericAPIServer::AddHealthChecks(std::vector<HealthCheck> checks) {
+  for (auto& c : checks) health_checks_.push_back(std::move(c));
+}
+
+void GenericAPIServer::AddReadyzChecks(std::vector<HealthCheck> checks) {
+  for (auto& c : checks) readyz_checks_.push_back(std::move(c));
+}
+
+void GenericAPIServer::InstallAPIGroup(endpoints::APIGroupInfo info) {
+  const std::string base = "/apis/" + info.group.name;
+  Mux().Handle(base, MakeHandler([body = endpoints::EncodeAPIGroup(info.group)](
+                                     RequestContext&, ResponseWriter& out) {
+                 return WriteJSON(out, 200, body);
+               }));
+  for (const std::string& version : info.group.versions) {
+    const std::string gv = info.group.name + "/" + version;
+    Mux().Handle(base + "/" + version,
+                 MakeHandler([body = endpoints::EncodeAPIResourceList(gv, info.resources[version])](
+                                 RequestContext&, ResponseWriter& out) {
+                   return WriteJSON(out, 200, body);
+                 }));
+  }
+  groups_.push_back(std::move(info.group));
+}
+
+void GenericAPIServer::InstallLegacyAPIGroup(endpoints::APIGroupInfo info) {
+  Mux().Handle("/api", MakeHandler([versions = info.group.versions,
+                                    address = GetConfig().external_address](
+                                       RequestContext&, ResponseWriter& out) {
+                 return WriteJSON(out, 200, endpoints::EncodeAPIVersions(versions, address));
+               }));
+  for (const std::string& version : info.group.versions) {
+    Mux().Handle("/api/" + version,
+                 MakeHandler([body = endpoints::EncodeAPIResourceList(
+                                  version, info.resources[version])](RequestContext&,
+                                                                     ResponseWriter& out) {
+                   return WriteJSON(out, 200, body);
+                 }));
+  }
+}
+
+std::vector<PostStartHookPtr> GenericAPIServer::PostStartHooks() const { return hooks_; }
+
+std::vector<HealthCheck> GenericAPIServer::HealthChecks() const {
+  std::vector<HealthCheck> all = health_checks_;
+  for (auto& c : delegate_.HealthChecks()) all.push_back(std::move(c));
+  return all;
+}
+
+std::vector<HealthCheck> GenericAPIServer::ReadyzChecks() const {
+  std::vector<HealthCheck> all = readyz_checks_;
+  for (auto& c : delegate_.ReadyzChecks()) all.push_back(std::move(c));
+  return all;
+}
+
+std::vector<endpoints::APIGroup> GenericAPIServer::ListedGroups() const {
+  std::vector<endpoints::APIGroup> all = groups_;
+  for (auto& g : delegate_.ListedGroups()) all.push_back(std::move(g));
+  return all;
+}
+
+void GenericAPIServer::PrepareRun() {
+  delegate_.PrepareRun();
+  // ping first, shutdown last, as upstream lists them.
+  std::vector<HealthCheck> health = {{"ping", [] { return std::expected<void, std::string>(); }},
+                                     {"log", [] { return std::expected<void, std::string>(); }}};
+  for (auto& c : HealthChecks()) health.push_back(std::move(c));
+  for (const PostStartHookPtr& hook : hooks_) health.push_back(hook->Check());
+
+  std::vector<HealthCheck> ready = health;
+  for (auto& c : ReadyzChecks()) ready.push_back(std::move(c));
+  ready.push_back({"shutdown", [lifecycle = GetConfig().lifecycle]() -> std::expected<void, std::string> {
+                     if (lifecycle->ShutdownInitiated()) {
+                       return std::unexpected("process is shutting down");
+                     }
+                     return {};
+                   }});
+  for (const char* endpoint : {"healthz", "livez"}) {
+    Mux().Handle(std::string("/") + endpoint, NewHealthHandler(endpoint, health));
+    Mux().HandlePrefix(std::string("/") + endpoint + "/", NewHealthHandler(endpoint, health));
+  }
+  Mux().Handle("/readyz", NewHealthHandler("readyz", ready));
+  Mux().HandlePrefix("/readyz/", NewHealthHandler("readyz", ready));
+}
+
+}  // namespace genericserver

@@ -1,0 +1,64 @@
+#pragma once
+// GenericAPIServer: the part every server of the chain shares. It owns a director
+// (own routes, else the delegate), the filter chain around it, post-start hooks and
+// health checks, and the API groups it installed. Routes and hooks are added while the
+// chain is built, before PrepareRun(); afterwards the server is read-only.
+
+#include <expected>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pkg/genericserver/server/config.h"
+#include "pkg/genericserver/server/delegation_target.h"
+
+namespace genericserver {
+
+class GenericAPIServer final : public DelegationTarget {
+ public:
+  GenericAPIServer(std::string name, CompletedConfig config, DelegationTarget& delegate);
+  ~GenericAPIServer() override;
+
+  const std::string& Name() const { return name_; }
+  const Config& GetConfig() const { return config_.Get(); }
+  // This server's own routes.
+  PathMux& Mux() { return director_->Mux(); }
+  // The filtered handler: what the listener calls when this server is outermost.
+  Handler& FilteredHandler() { return *chain_; }
+
+  void AddPostStartHook(std::string name, PostStartHookFunc fn);
+  void AddHealthChecks(std::vector<HealthCheck> checks);
+  void AddReadyzChecks(std::vector<HealthCheck> checks);
+  // /apis/G and /apis/G/V; the group is listed in /apis.
+  void InstallAPIGroup(endpoints::APIGroupInfo info);
+  // /api and /api/v1 for the core group (not listed in /apis).
+  void InstallLegacyAPIGroup(endpoints::APIGroupInfo info);
+
+  // DelegationTarget
+  Handler& UnprotectedHandler() override { return *director_; }
+  std::vector<PostStartHookPtr> PostStartHooks() const override;
+  std::vector<HealthCheck> HealthChecks() const override;
+  std::vector<HealthCheck> ReadyzChecks() const override;
+  std::vector<endpoints::APIGroup> ListedGroups() const override;
+  // Installs /healthz, /livez and /readyz with every check of the chain.
+  void PrepareRun() override;
+
+  // Serves on the configured port until SIGTERM or SIGINT, then shuts down gracefully:
+  // /readyz fails, --shutdown-delay-duration passes, the listener closes, requests in
+  // flight finish, streams close. Returns an error if serving could not start or a
+  // post-start hook failed. Call PrepareRun() first; only on the outermost server.
+  std::expected<void, std::string> Run();
+
+ private:
+  std::string name_;
+  CompletedConfig config_;
+  DelegationTarget& delegate_;
+  std::unique_ptr<Director> director_;
+  HandlerPtr chain_;
+  std::vector<PostStartHookPtr> hooks_;      // own, then the delegate's
+  std::vector<HealthCheck> health_checks_;   // own only
+  std::vector<HealthCheck> readyz_checks_;   // own only
+  std::vector<endpoints::APIGroup> groups_;  // own only
+};
+
+}  // namespace genericserver
