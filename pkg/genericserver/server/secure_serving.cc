@@ -376,6 +376,17 @@ Awaitable<bool> SecureServer::Impl::Session::ReadRequest(
                                  "431 Request Header Fields Too Large");
     co_return false;
   }
+  auto too_large = [&]() -> Awaitable<void> {
+    co_await WriteTransportError(
+        http::status::payload_too_large, "application/json",
+        apimachinery::EncodeStatus(apimachinery::NewRequestEntityTooLarge(
+            "limit is " + std::to_string(limits.max_request_body_bytes))));
+  };
+  // Beast checks a Content-Length against the body limit as soon as the header is read.
+  if (ec == http::error::body_limit) {
+    co_await too_large();
+    co_return false;
+  }
   if (ec == beast::error::timeout || ec == http::error::end_of_stream ||
       ec == net::error::eof || ec == net::ssl::error::stream_truncated) {
     co_return false;
@@ -384,17 +395,6 @@ Awaitable<bool> SecureServer::Impl::Session::ReadRequest(
     KLOG_V(4) << "bad request from " << remote_ << ": " << ec.message();
     co_await WriteTransportError(http::status::bad_request, "text/plain; charset=utf-8",
                                  "400 Bad Request");
-    co_return false;
-  }
-  auto too_large = [&]() -> Awaitable<void> {
-    co_await WriteTransportError(
-        http::status::payload_too_large, "application/json",
-        apimachinery::EncodeStatus(apimachinery::NewRequestEntityTooLarge(
-            "limit is " + std::to_string(limits.max_request_body_bytes))));
-  };
-  auto length = parser.content_length();
-  if (length && *length > limits.max_request_body_bytes) {
-    co_await too_large();
     co_return false;
   }
   if (parser.get()[http::field::expect] == "100-continue") {

@@ -1,0 +1,15 @@
+#include "cmd/kube-apiserver/app/server.h"
+
+namespace app {
+
+// Built bottom-up: each server takes the one behind it as its delegate.
+ServerChain CreateServerChain(const genericserver::CompletedConfig& config) {
+  ServerChain chain;
+  chain.not_found = std::make_unique<genericserver::EmptyDelegate>();
+  chain.extensions = apiextensions::CustomResourceDefinitions::New(config, *chain.not_found);
+  chain.master = master::Instance::New(config, chain.extensions->GenericServer());
+  chain.aggregator = aggregator::APIAggregator::New(config, chain.master->GenericServer());
+  return chain;
+}
+
+}  // namespace app

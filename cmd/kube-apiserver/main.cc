@@ -1,0 +1,51 @@
+// kube-apiserver: parse flags -> validate -> complete -> create the server chain -> run.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cmd/kube-apiserver/app/server.h"
+#include "pkg/options/options.h"
+#include "pkg/util/log.h"
+
+int main(int argc, char** argv) {
+  options::Options opts;
+  options::FlagSet flags("kube-apiserver");
+  opts.AddFlags(flags);
+  std::vector<std::string> errors = flags.Parse(std::vector<std::string>(argv + 1, argv + argc));
+  if (opts.help) {
+    std::cout << "kube-apiserver serves the Kubernetes API (level 1."
+              << genericserver::BuildVersion().minor << ") from one binary with an embedded "
+              << "store.\n\n"
+              << flags.Usage();
+    return 0;
+  }
+  if (opts.version) {
+    std::cout << "Kubernetes " << genericserver::BuildVersion().git_version << "\n";
+    return 0;
+  }
+  for (std::string& e : opts.Validate()) errors.push_back(std::move(e));
+  if (!errors.empty()) {
+    for (const std::string& e : errors) std::cerr << "Error: " << e << "\n";
+    std::cerr << "Run 'kube-apiserver --help' for usage.\n";
+    return 1;
+  }
+  util::log::SetVerbosity(opts.verbosity);
+  KLOG_INFO << "Version: " << genericserver::BuildVersion().git_version;
+
+  auto completed = opts.Complete();
+  if (!completed) {
+    for (const std::string& e : completed.error()) std::cerr << "Error: " << e << "\n";
+    return 1;
+  }
+  KLOG_INFO << "admin kubeconfig written to " << completed->AdminKubeconfig()
+            << "; try: kubectl --kubeconfig " << completed->AdminKubeconfig() << " version";
+
+  app::ServerChain chain = app::CreateServerChain(completed->GenericConfig().Complete());
+  chain.Outermost().PrepareRun();
+  auto result = chain.Outermost().Run();
+  if (!result) {
+    KLOG_ERROR << "Error: " << result.error();
+    return 1;
+  }
+  return 0;
+}

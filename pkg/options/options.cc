@@ -1,0 +1,165 @@
+#include "pkg/options/options.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "pkg/genericserver/authn/token_file.h"
+#include "pkg/genericserver/authn/union.h"
+#include "pkg/genericserver/authn/x509.h"
+#include "pkg/options/admin_kubeconfig.h"
+#include "pkg/pki/pki.h"
+#include "pkg/util/file.h"
+#include "pkg/util/log.h"
+
+namespace options {
+namespace {
+namespace fs = std::filesystem;
+
+void Append(std::vector<std::string>& to, std::vector<std::string> from) {
+  for (auto& e : from) to.push_back(std::move(e));
+}
+
+std::string HostName() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "";
+  return buf;
+}
+}  // namespace
+
+void Options::AddFlags(FlagSet& fs) {
+  generic.AddFlags(fs);
+  secure_serving.AddFlags(fs);
+  authentication.AddFlags(fs);
+  authorization.AddFlags(fs);
+  storage.AddFlags(fs);
+  embedded.AddFlags(fs);
+  service.AddFlags(fs);
+  fs.Section("Logs flags");
+  fs.Int("v", &verbosity, "Log verbosity: 0 (start-up and errors) to 10 (everything).");
+  fs.Shorthand('v', "v");
+  fs.Section("Global flags");
+  fs.Bool("help", &help, "Print this help and exit.");
+  fs.Shorthand('h', "help");
+  fs.Bool("version", &version, "Print the version and exit.");
+}
+
+std::vector<std::string> Options::Validate() const {
+  std::vector<std::string> errors;
+  Append(errors, generic.Validate());
+  Append(errors, secure_serving.Validate());
+  Append(errors, authentication.Validate());
+  Append(errors, authorization.Validate());
+  Append(errors, storage.Validate());
+  Append(errors, embedded.Validate());
+  Append(errors, service.Validate());
+  if (verbosity < 0) errors.push_back("-v " + std::to_string(verbosity) + " must not be negative");
+  return errors;
+}
+
+std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() const {
+  CompletedOptions done;
+  Options& o = done.options_;
+  o = *this;
+  std::vector<std::string> errors;
+
+  std::error_code ec;
+  o.embedded.data_dir = fs::absolute(o.embedded.data_dir, ec).lexically_normal().string();
+  fs::create_directories(o.embedded.data_dir, ec);
+  if (ec) return std::unexpected(std::vector{"creating --data-dir " + o.embedded.data_dir + ": " + ec.message()});
+  ::chmod(o.embedded.data_dir.c_str(), 0700);
+  if (o.secure_serving.cert_dir.empty()) {
+    o.secure_serving.cert_dir = (fs::path(o.embedded.data_dir) / "pki").string();
+  }
+  if (o.embedded.admin_kubeconfig.empty()) {
+    o.embedded.admin_kubeconfig = (fs::path(o.embedded.data_dir) / "admin.kubeconfig").string();
+  }
+  o.generic.Complete(o.secure_serving.bind_address);
+  o.service.Complete();
+  o.authentication.Complete(o.authorization.modes);
+
+  PKIRequest pki_request;
+  pki_request.cert_dir = o.secure_serving.cert_dir;
+  pki_request.generate_serving = o.secure_serving.tls_cert_file.empty();
+  pki_request.dns_names = {"localhost", "kubernetes", "kubernetes.default",
+                           "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"};
+  if (std::string host = HostName(); !host.empty() && host != "localhost") {
+    pki_request.dns_names.push_back(host);
+  }
+  pki_request.ips = {"127.0.0.1", "::1", o.generic.advertise_address};
+  if (!IsUnspecifiedAddress(o.secure_serving.bind_address)) {
+    pki_request.ips.push_back(o.secure_serving.bind_address);
+  }
+  if (std::string ip = o.service.FirstServiceIP(); !ip.empty()) pki_request.ips.push_back(ip);
+  auto files = EnsurePKI(pki_request);
+  if (!files) return std::unexpected(std::vector{files.error()});
+  done.pki_ = *files;
+
+  if (!o.authentication.token_auth_file.empty()) {
+    auto tokens = authn::TokenFileAuthenticator::Load(o.authentication.token_auth_file);
+    if (tokens) {
+      done.tokens_ = *tokens;
+    } else {
+      errors.push_back("--token-auth-file: " + tokens.error());
+    }
+  }
+  if (!o.authentication.client_ca_file.empty()) {
+    auto bundle = util::ReadFile(o.authentication.client_ca_file);
+    auto valid = bundle ? pki::ValidateBundle(*bundle)
+                        : std::expected<void, std::string>(std::unexpected(bundle.error()));
+    if (!valid) {
+      errors.push_back("--client-ca-file " + o.authentication.client_ca_file + ": " +
+                       valid.error());
+    }
+  }
+  if (!errors.empty()) return std::unexpected(errors);
+
+  AdminKubeconfig kubeconfig;
+  kubeconfig.path = o.embedded.admin_kubeconfig;
+  kubeconfig.server = "https://" + o.secure_serving.LocalHost() + ":" +
+                      std::to_string(o.secure_serving.secure_port);
+  if (pki_request.generate_serving) kubeconfig.ca_cert_file = done.pki_.ca_cert;
+  kubeconfig.client_cert_file = done.pki_.admin_cert;
+  kubeconfig.client_key_file = done.pki_.admin_key;
+  if (auto r = WriteAdminKubeconfig(kubeconfig); !r) {
+    return std::unexpected(std::vector{"writing the admin kubeconfig: " + r.error()});
+  }
+  return done;
+}
+
+genericserver::Config CompletedOptions::GenericConfig() const {
+  const Options& o = options_;
+  genericserver::Config c;
+  c.secure_serving.bind_address = o.secure_serving.bind_address;
+  c.secure_serving.port = o.secure_serving.secure_port;
+  if (o.secure_serving.tls_cert_file.empty()) {
+    c.secure_serving.cert_file = pki_.serving_cert;
+    c.secure_serving.key_file = pki_.serving_key;
+  } else {
+    c.secure_serving.cert_file = o.secure_serving.tls_cert_file;
+    c.secure_serving.key_file = o.secure_serving.tls_private_key_file;
+  }
+  c.secure_serving.client_ca_files = {pki_.ca_cert};
+  if (!o.authentication.client_ca_file.empty()) {
+    c.secure_serving.client_ca_files.push_back(o.authentication.client_ca_file);
+  }
+
+  std::vector<authn::AuthenticatorPtr> authenticators = {
+      std::make_shared<authn::X509Authenticator>()};
+  if (tokens_) authenticators.push_back(tokens_);
+  c.authenticator =
+      authn::NewUnionAuthenticator(std::move(authenticators), o.authentication.anonymous_auth);
+  c.authorizer = authz::NewFromModes(o.authorization.modes);
+
+  c.max_requests_in_flight = o.generic.max_requests_inflight;
+  c.max_mutating_requests_in_flight = o.generic.max_mutating_requests_inflight;
+  c.request_timeout = o.generic.request_timeout;
+  c.shutdown_delay = o.generic.shutdown_delay_duration;
+  const std::string& ip = o.generic.advertise_address;
+  c.external_address = (ip.find(':') != std::string::npos ? "[" + ip + "]" : ip) + ":" +
+                       std::to_string(o.secure_serving.secure_port);
+  return c;
+}
+
+}  // namespace options

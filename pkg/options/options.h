@@ -1,0 +1,65 @@
+#pragma once
+// Every kube-apiserver flag, grouped by concern. The life of the options:
+//   Options (parsed flags) -> Validate() (every error at once, no side effects)
+//   -> Complete() (defaults, generated certificates, kubeconfig, token file)
+//   -> CompletedOptions -> GenericConfig() for the servers of the chain.
+
+#include <expected>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pkg/genericserver/server/config.h"
+#include "pkg/options/authentication_options.h"
+#include "pkg/options/authorization_options.h"
+#include "pkg/options/certificates.h"
+#include "pkg/options/embedded_options.h"
+#include "pkg/options/flagset.h"
+#include "pkg/options/generic_server_run_options.h"
+#include "pkg/options/secure_serving_options.h"
+#include "pkg/options/service_options.h"
+#include "pkg/options/storage_options.h"
+
+namespace authn {
+class TokenFileAuthenticator;
+}
+
+namespace options {
+
+class CompletedOptions;
+
+struct Options {
+  GenericServerRunOptions generic;
+  SecureServingOptions secure_serving;
+  AuthenticationOptions authentication;
+  AuthorizationOptions authorization;
+  StorageOptions storage;
+  EmbeddedOptions embedded;
+  ServiceOptions service;
+  int verbosity = 0;
+  bool help = false;
+  bool version = false;
+
+  void AddFlags(FlagSet& fs);
+  std::vector<std::string> Validate() const;
+  // Call after Validate() found nothing. Writes under --data-dir.
+  std::expected<CompletedOptions, std::vector<std::string>> Complete() const;
+};
+
+class CompletedOptions {
+ public:
+  const Options& Get() const { return options_; }
+  const PKIFiles& Pki() const { return pki_; }
+  const std::string& AdminKubeconfig() const { return options_.embedded.admin_kubeconfig; }
+  // The configuration the aggregator, master and apiextensions servers share.
+  genericserver::Config GenericConfig() const;
+
+ private:
+  friend struct Options;
+  CompletedOptions() = default;
+  Options options_;
+  PKIFiles pki_;
+  std::shared_ptr<authn::TokenFileAuthenticator> tokens_;
+};
+
+}  // namespace options

@@ -1,0 +1,41 @@
+#include "pkg/options/storage_options.h"
+
+#include "pkg/util/strings.h"
+
+namespace options {
+
+void StorageOptions::AddFlags(FlagSet& fs) {
+  fs.Section("Storage flags");
+  fs.String("storage-backend", &storage_backend,
+            "Where objects are kept: sqlite (embedded, under --data-dir), etcd3 (the "
+            "--etcd-servers cluster) or memory (lost on exit).");
+  fs.StringList("etcd-servers", &etcd_servers,
+                "etcd endpoints (scheme://ip:port) for --storage-backend=etcd3.");
+  fs.String("etcd-prefix", &etcd_prefix, "The key prefix of every object in storage.");
+}
+
+std::vector<std::string> StorageOptions::Validate() const {
+  std::vector<std::string> errors;
+  if (storage_backend != kStorageSqlite && storage_backend != kStorageEtcd3 &&
+      storage_backend != kStorageMemory) {
+    errors.push_back("--storage-backend invalid, allowed values: sqlite, etcd3, memory");
+  }
+  if (storage_backend == kStorageEtcd3 && etcd_servers.empty()) {
+    errors.push_back("--etcd-servers must be specified");
+  }
+  for (const std::string& server : etcd_servers) {
+    std::string_view s = server;
+    size_t scheme_end = s.find("://");
+    std::string_view scheme = scheme_end == std::string_view::npos ? "" : s.substr(0, scheme_end);
+    if ((scheme != "http" && scheme != "https") || s.size() == scheme_end + 3) {
+      errors.push_back("--etcd-servers " + util::Quote(server) +
+                       " is not a valid URL: want http://host:port or https://host:port");
+    }
+  }
+  if (etcd_prefix.empty() || etcd_prefix.front() != '/') {
+    errors.push_back("--etcd-prefix " + util::Quote(etcd_prefix) + " must start with \"/\"");
+  }
+  return errors;
+}
+
+}  // namespace options
