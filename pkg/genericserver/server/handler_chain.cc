@@ -2,6 +2,7 @@
 
 #include "pkg/genericserver/endpoints/filters/authentication.h"
 #include "pkg/genericserver/endpoints/filters/authorization.h"
+#include "pkg/genericserver/server/filters/body_limit.h"
 #include "pkg/genericserver/server/filters/max_in_flight.h"
 #include "pkg/genericserver/server/filters/recovery.h"
 #include "pkg/genericserver/server/filters/request_info.h"
@@ -26,6 +27,8 @@ class Borrowed final : public Handler {
 HandlerPtr BuildHandlerChain(Handler& director, const CompletedConfig& completed) {
   const Config& c = completed.Get();
   HandlerPtr h = std::make_unique<Borrowed>(director);
+  // Where upstream's handlers read the body: only for users allowed to send it.
+  h = filters::WithRequestBodyLimit(std::move(h), c.secure_serving.limits.max_request_body_bytes);
   // Last: decides on the user and the RequestInfo that the filters above established.
   h = filters::WithAuthorization(std::move(h), c.authorizer);
   // After authentication: system:masters are served even past the limit.

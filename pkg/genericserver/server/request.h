@@ -54,6 +54,9 @@ struct Request {
   QueryValues query;
   Headers headers;
   std::string body;
+  // The body was over the serving limit and was not read (body is empty); the
+  // handler chain answers 413.
+  bool body_too_large = false;
   std::string remote_address;  // "ip:port"
   std::shared_ptr<const TlsPeer> peer;
 

@@ -234,8 +234,13 @@ class SecureServer::Impl::Session : public std::enable_shared_from_this<Session>
     co_await http::async_write(stream_, res, net::use_awaitable);
   }
 
-  Awaitable<bool> ReadRequest(http::request_parser<http::string_body>& parser);
-  Awaitable<void> Serve(http::request<http::string_body>& req, bool& keep_alive);
+  enum class ReadResult { kClose, kServe, kServeBodyTooLarge };
+  Awaitable<ReadResult> ReadRequest(http::request_parser<http::string_body>& parser);
+  Awaitable<void> Serve(http::request<http::string_body>& req, bool body_too_large,
+                        bool& keep_alive);
+  // Reads and drops what the client still sends, briefly, so that closing the socket
+  // does not reset the connection before the client read our answer.
+  Awaitable<void> DiscardInput();
 
   Impl& server_;
   TlsStream stream_;
@@ -345,10 +350,11 @@ class SecureServer::Impl::Session::Writer final : public ResponseWriter {
   Headers extra_;
 };
 
-// Reads one request into parser. Returns false when the connection should close
-// without an answer (client went away, idle timeout, shutdown); answers limit and
-// parse errors itself and then returns false too.
-Awaitable<bool> SecureServer::Impl::Session::ReadRequest(
+// Reads one request into parser. kClose: close without an answer (client gone, idle
+// timeout, shutdown, or a malformed request this function already answered).
+// kServeBodyTooLarge: the header is in parser but the body was over the limit and is
+// not read; the handler chain answers 413 once it knows who asks.
+Awaitable<SecureServer::Impl::Session::ReadResult> SecureServer::Impl::Session::ReadRequest(
     http::request_parser<http::string_body>& parser) {
   const ServingLimits& limits = server_.limits;
   parser.header_limit(static_cast<std::uint32_t>(limits.max_header_bytes));
@@ -358,44 +364,35 @@ Awaitable<bool> SecureServer::Impl::Session::ReadRequest(
   // Wait for the first byte of the next request under the idle timeout, then give the
   // rest of the header the (shorter) header timeout.
   idle_ = true;
-  if (server_.draining) co_return false;
+  if (server_.draining) co_return ReadResult::kClose;
   if (buffer_.size() == 0) {
     stream_.next_layer().expires_after(limits.idle_timeout);
     auto n = co_await stream_.async_read_some(buffer_.prepare(4096),
                                               net::redirect_error(net::use_awaitable, ec));
-    if (ec) co_return false;
+    if (ec) co_return ReadResult::kClose;
     buffer_.commit(n);
   }
   idle_ = false;
   stream_.next_layer().expires_after(limits.read_header_timeout);
   co_await http::async_read_header(stream_, buffer_, parser,
                                    net::redirect_error(net::use_awaitable, ec));
+  // Beast checks a Content-Length against the body limit as soon as the header is read.
+  if (ec == http::error::body_limit) co_return ReadResult::kServeBodyTooLarge;
   if (ec == http::error::header_limit) {
     co_await WriteTransportError(http::status::request_header_fields_too_large,
                                  "text/plain; charset=utf-8",
                                  "431 Request Header Fields Too Large");
-    co_return false;
-  }
-  auto too_large = [&]() -> Awaitable<void> {
-    co_await WriteTransportError(
-        http::status::payload_too_large, "application/json",
-        apimachinery::EncodeStatus(apimachinery::NewRequestEntityTooLarge(
-            "limit is " + std::to_string(limits.max_request_body_bytes))));
-  };
-  // Beast checks a Content-Length against the body limit as soon as the header is read.
-  if (ec == http::error::body_limit) {
-    co_await too_large();
-    co_return false;
+    co_return ReadResult::kClose;
   }
   if (ec == beast::error::timeout || ec == http::error::end_of_stream ||
       ec == net::error::eof || ec == net::ssl::error::stream_truncated) {
-    co_return false;
+    co_return ReadResult::kClose;
   }
   if (ec) {
     KLOG_V(4) << "bad request from " << remote_ << ": " << ec.message();
     co_await WriteTransportError(http::status::bad_request, "text/plain; charset=utf-8",
                                  "400 Bad Request");
-    co_return false;
+    co_return ReadResult::kClose;
   }
   if (parser.get()[http::field::expect] == "100-continue") {
     http::response<http::empty_body> cont{http::status::continue_, 11};
@@ -404,30 +401,40 @@ Awaitable<bool> SecureServer::Impl::Session::ReadRequest(
   }
   stream_.next_layer().expires_after(limits.read_body_timeout);
   co_await http::async_read(stream_, buffer_, parser, net::redirect_error(net::use_awaitable, ec));
-  if (ec == http::error::body_limit) {
-    co_await too_large();
-    co_return false;
-  }
+  if (ec == http::error::body_limit) co_return ReadResult::kServeBodyTooLarge;  // chunked
   if (ec) {
     KLOG_V(4) << "reading request body from " << remote_ << ": " << ec.message();
-    co_return false;
+    co_return ReadResult::kClose;
   }
   stream_.next_layer().expires_never();
-  co_return true;
+  co_return ReadResult::kServe;
+}
+
+Awaitable<void> SecureServer::Impl::Session::DiscardInput() {
+  boost::system::error_code ec;
+  size_t discarded = 0;
+  stream_.next_layer().expires_after(std::chrono::seconds(1));
+  while (!ec && discarded < 2 * server_.limits.max_request_body_bytes) {
+    buffer_.consume(buffer_.size());
+    discarded += co_await stream_.async_read_some(buffer_.prepare(64 * 1024),
+                                                  net::redirect_error(net::use_awaitable, ec));
+  }
 }
 
 Awaitable<void> SecureServer::Impl::Session::Serve(http::request<http::string_body>& req,
-                                                   bool& keep_alive) {
+                                                   bool body_too_large, bool& keep_alive) {
   RequestContext ctx;
   ctx.request = Request::FromTarget(std::string(req.method_string()), std::string(req.target()));
   for (const auto& field : req) {
     ctx.request.headers.Add(std::string(field.name_string()), std::string(field.value()));
   }
   ctx.request.body = std::move(req.body());
+  ctx.request.body_too_large = body_too_large;
   ctx.request.remote_address = remote_;
   ctx.request.peer = peer_;
 
-  Writer writer(*this, req.keep_alive(), req.method() == http::verb::head);
+  // The unread rest of an oversized body makes the connection unusable afterwards.
+  Writer writer(*this, req.keep_alive() && !body_too_large, req.method() == http::verb::head);
   server_.RequestStarted();
   struct Done {
     Impl& s;
@@ -449,9 +456,14 @@ Awaitable<void> SecureServer::Impl::Session::Run() {
     peer_ = ExtractPeer(stream_.native_handle());
     for (;;) {
       http::request_parser<http::string_body> parser;
-      if (!co_await ReadRequest(parser)) break;
+      ReadResult read = co_await ReadRequest(parser);
+      if (read == ReadResult::kClose) break;
       bool keep_alive = false;
-      co_await Serve(parser.get(), keep_alive);
+      co_await Serve(parser.get(), read == ReadResult::kServeBodyTooLarge, keep_alive);
+      if (read == ReadResult::kServeBodyTooLarge) {
+        co_await DiscardInput();
+        break;
+      }
       if (!keep_alive) break;
     }
   } catch (const boost::system::system_error& e) {

@@ -1,0 +1,261 @@
+"""Helpers for the kube-apiserver integration tests.
+
+Starts the real binary on a free loopback port with a fresh data directory
+and talks to it over real TLS. Standard library only; run with
+/usr/bin/python3.
+"""
+
+import http.client
+import os
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import tempfile
+import time
+
+BINARY = os.environ.get(
+    "KAS_BINARY", "/work/main/build/cmd/kube-apiserver/kube-apiserver")
+KUBECTL = "/usr/bin/kubectl"
+CURL = "/usr/bin/curl"
+OPENSSL = "/usr/bin/openssl"
+
+READY_TIMEOUT = 10.0
+READY_POLL = 0.02
+STOP_TIMEOUT = 15.0
+
+
+def free_port():
+    """Return a TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(args, timeout=30, **kwargs):
+    """subprocess.run capturing text output."""
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout, text=True, **kwargs)
+
+
+class ServerError(Exception):
+    pass
+
+
+class Server:
+    """One kube-apiserver process.
+
+    Server(*extra_args, data_dir=None, port=None, start=True)
+
+    The server gets its own temporary directory (removed by stop()); the
+    log file lives there. Unless data_dir is given, the data dir is
+    <tempdir>/data; a data_dir passed in is not removed.
+    """
+
+    def __init__(self, *extra_args, data_dir=None, port=None, start=True):
+        self.extra_args = list(extra_args)
+        self.tmpdir = tempfile.mkdtemp(prefix="kas-it-")
+        self.data_dir = data_dir or os.path.join(self.tmpdir, "data")
+        self.port = port or free_port()
+        self.log_path = os.path.join(self.tmpdir, "server.log")
+        self.proc = None
+        self.returncode = None
+        if start:
+            self.start()
+
+    # ---- paths -----------------------------------------------------------
+    @property
+    def pki(self):
+        return os.path.join(self.data_dir, "pki")
+
+    @property
+    def ca_file(self):
+        return os.path.join(self.pki, "ca.crt")
+
+    @property
+    def admin_cert(self):
+        return (os.path.join(self.pki, "admin.crt"),
+                os.path.join(self.pki, "admin.key"))
+
+    @property
+    def kubeconfig(self):
+        return os.path.join(self.data_dir, "admin.kubeconfig")
+
+    @property
+    def url(self):
+        return "https://127.0.0.1:%d" % self.port
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def log(self):
+        try:
+            with open(self.log_path, "r", errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    # ---- lifecycle -------------------------------------------------------
+    def command(self):
+        return [BINARY, "--data-dir", self.data_dir,
+                "--bind-address", "127.0.0.1",
+                "--secure-port", str(self.port)] + self.extra_args
+
+    def start(self):
+        logf = open(self.log_path, "ab")
+        try:
+            self.proc = subprocess.Popen(self.command(), stdout=logf,
+                                         stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL)
+        finally:
+            logf.close()
+        self.returncode = None
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.cleanup()
+            raise
+
+    def wait_ready(self, timeout=READY_TIMEOUT):
+        deadline = time.monotonic() + timeout
+        last = None
+        while True:
+            rc = self.proc.poll()
+            if rc is not None:
+                raise ServerError("kube-apiserver exited with code %d before "
+                                  "becoming ready; log:\n%s" % (rc, self.log()))
+            if os.path.exists(self.ca_file) and \
+                    os.path.exists(self.admin_cert[0]):
+                try:
+                    status, _, body = self.request("GET", "/readyz",
+                                                   timeout=1)
+                    if status == 200:
+                        return
+                    last = "status %d: %r" % (status, body)
+                except (OSError, ssl.SSLError, http.client.HTTPException) \
+                        as e:
+                    last = repr(e)
+            if time.monotonic() >= deadline:
+                raise ServerError("kube-apiserver not ready after %.0fs "
+                                  "(last: %s); log:\n%s"
+                                  % (timeout, last, self.log()))
+            time.sleep(READY_POLL)
+
+    def signal(self, sig):
+        os.kill(self.proc.pid, sig)
+
+    def wait(self, timeout):
+        """Wait for exit; return the exit code or None on timeout."""
+        try:
+            self.returncode = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        return self.returncode
+
+    def _kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                os.kill(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+
+    def stop(self, cleanup=True):
+        """SIGTERM, wait up to 15 s, then SIGKILL. Returns the exit code.
+
+        With cleanup (the default) the temp dir is removed afterwards.
+        """
+        rc = None
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                try:
+                    os.kill(self.proc.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+                try:
+                    self.proc.wait(timeout=STOP_TIMEOUT)
+                except subprocess.TimeoutExpired:
+                    self._kill()
+            rc = self.proc.returncode
+            self.returncode = rc
+        if cleanup:
+            self.cleanup()
+        return rc
+
+    def cleanup(self):
+        self._kill()
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    # ---- clients ---------------------------------------------------------
+    def ssl_context(self, cert=True):
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ctx.load_verify_locations(self.ca_file)
+        if cert is True:
+            ctx.load_cert_chain(*self.admin_cert)
+        elif cert:
+            ctx.load_cert_chain(cert[0], cert[1])
+        return ctx
+
+    def connection(self, cert=True, timeout=10, context=None):
+        return http.client.HTTPSConnection(
+            "127.0.0.1", self.port, timeout=timeout,
+            context=context or self.ssl_context(cert))
+
+    def request(self, method, path, body=None, headers=None, cert=True,
+                token=None, timeout=10):
+        """One request on a fresh TLS connection.
+
+        cert: True for the admin client certificate, False for none, or a
+        (certfile, keyfile) pair. Returns (status, headers, body) with
+        lower-case header names.
+        """
+        hdrs = dict(headers or {})
+        if token is not None:
+            hdrs["Authorization"] = "Bearer " + token
+        if isinstance(body, str):
+            body = body.encode()
+        conn = self.connection(cert=cert, timeout=timeout)
+        try:
+            conn.putrequest(method, path, skip_accept_encoding=True)
+            if body is not None and not any(
+                    k.lower() == "content-length" for k in hdrs):
+                hdrs["Content-Length"] = str(len(body))
+            for k, v in hdrs.items():
+                conn.putheader(k, v)
+            conn.endheaders()
+            if body:
+                try:
+                    conn.send(body)
+                except (BrokenPipeError, ConnectionResetError,
+                        ssl.SSLEOFError, ssl.SSLZeroReturnError):
+                    # The server may answer (e.g. 413) and close before
+                    # reading the whole body; read what it said.
+                    pass
+            resp = conn.getresponse()
+            data = resp.read()
+            return (resp.status,
+                    {k.lower(): v for k, v in resp.getheaders()},
+                    data)
+        finally:
+            conn.close()
+
+    def kubectl(self, *args, kubeconfig=None, timeout=30):
+        return run([KUBECTL, "--kubeconfig", kubeconfig or self.kubeconfig]
+                   + list(args), timeout=timeout)
+
+    def curl(self, *args, cert=True, timeout=30):
+        cmd = [CURL, "-sS", "--cacert", self.ca_file]
+        if cert is True:
+            cmd += ["--cert", self.admin_cert[0], "--key", self.admin_cert[1]]
+        elif cert:
+            cmd += ["--cert", cert[0], "--key", cert[1]]
+        return run(cmd + list(args), timeout=timeout)

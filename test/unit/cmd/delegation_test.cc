@@ -1,0 +1,99 @@
+// The three servers chained by delegation, exercised in-process.
+#include <catch2/catch.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "cmd/kube-apiserver/app/server.h"
+#include "test/unit/support/handler_harness.h"
+
+namespace {
+genericserver::CompletedConfig OpenConfig() {
+  genericserver::Config c;  // anonymous users, AlwaysAllow
+  return c.Complete();
+}
+}  // namespace
+
+TEST_CASE("delegation: each server answers its own paths, the rest fall through") {
+  auto config = OpenConfig();
+  app::ServerChain chain = app::CreateServerChain(config);
+  chain.Outermost().PrepareRun();
+  genericserver::Handler& front = chain.Outermost().FilteredHandler();
+
+  auto apis = testing::Serve(front, testing::MakeRequest("GET", "/apis"));
+  REQUIRE(apis.status == 200);
+  std::vector<std::string> names;
+  const nlohmann::json list = apis.Json();
+  for (const auto& g : list["groups"]) names.push_back(g["name"]);
+  CHECK(names == std::vector<std::string>{"apiregistration.k8s.io", "apiextensions.k8s.io"});
+
+  auto core = testing::Serve(front, testing::MakeRequest("GET", "/api"));
+  CHECK(core.Json()["kind"] == "APIVersions");
+  auto ext = testing::Serve(front, testing::MakeRequest("GET", "/apis/apiextensions.k8s.io/v1"));
+  CHECK(ext.Json()["groupVersion"] == "apiextensions.k8s.io/v1");
+  auto reg = testing::Serve(front, testing::MakeRequest("GET", "/apis/apiregistration.k8s.io"));
+  CHECK(reg.Json()["kind"] == "APIGroup");
+  auto none = testing::Serve(front, testing::MakeRequest("GET", "/no/such/path"));
+  CHECK(none.status == 404);
+  CHECK(none.Json()["reason"] == "NotFound");
+
+  // Which server owns what: asked without the servers in front of them.
+  genericserver::Handler& master = chain.master->GenericServer().UnprotectedHandler();
+  genericserver::Handler& extensions = chain.extensions->GenericServer().UnprotectedHandler();
+  CHECK(testing::Serve(master, testing::MakeRequest("GET", "/api")).status == 200);
+  CHECK(testing::Serve(master, testing::MakeRequest("GET", "/apis/apiextensions.k8s.io/v1"))
+            .status == 200);
+  CHECK(testing::Serve(master, testing::MakeRequest("GET", "/apis/apiregistration.k8s.io"))
+            .status == 404);
+  CHECK(testing::Serve(extensions, testing::MakeRequest("GET", "/api")).status == 404);
+  CHECK(testing::Serve(extensions, testing::MakeRequest("GET", "/apis/apiextensions.k8s.io"))
+            .status == 200);
+}
+
+TEST_CASE("delegation: filters run once, on the outermost server") {
+  auto config = OpenConfig();
+  app::ServerChain chain = app::CreateServerChain(config);
+  chain.Outermost().PrepareRun();
+  testing::Serve(chain.Outermost().FilteredHandler(),
+                 testing::MakeRequest("GET", "/apis/apiextensions.k8s.io/v1"));
+  std::string metrics = config.Get().metrics->Render();
+  CHECK(metrics.find("apiserver_request_total{code=\"200\",component=\"apiserver\",dry_run=\"\","
+                     "group=\"\",resource=\"\",scope=\"\",subresource=\"\",verb=\"GET\","
+                     "version=\"\"} 1\n") != std::string::npos);
+}
+
+TEST_CASE("delegation: the outermost server reports and runs the hooks of the whole chain") {
+  auto config = OpenConfig();
+  genericserver::EmptyDelegate end;
+  auto inner = config.New("inner", end);
+  inner->AddPostStartHook("inner-hook", []() -> Awaitable<std::expected<void, std::string>> {
+    co_return std::expected<void, std::string>();
+  });
+  inner->AddReadyzChecks({{"inner-ready", [] { return std::expected<void, std::string>(); }}});
+  auto outer = config.New("outer", *inner);
+  outer->PrepareRun();
+  REQUIRE(outer->PostStartHooks().size() == 1);
+
+  auto before = testing::Serve(outer->FilteredHandler(), testing::MakeRequest("GET", "/readyz"));
+  CHECK(before.status == 500);
+  CHECK(before.body.find("[-]poststarthook/inner-hook failed: reason withheld") !=
+        std::string::npos);
+  CHECK(before.body.find("[+]inner-ready ok") != std::string::npos);
+
+  boost::asio::io_context io;
+  boost::asio::co_spawn(io, outer->PostStartHooks()[0]->Run(), [](auto, auto) {});
+  io.run();
+  auto after =
+      testing::Serve(outer->FilteredHandler(), testing::MakeRequest("GET", "/readyz?verbose"));
+  CHECK(after.status == 200);
+  CHECK(after.body.find("[+]poststarthook/inner-hook ok") != std::string::npos);
+  CHECK(after.body.ends_with("[+]shutdown ok\nreadyz check passed\n"));
+
+  config.Get().lifecycle->InitiateShutdown();
+  auto stopping = testing::Serve(outer->FilteredHandler(), testing::MakeRequest("GET", "/readyz"));
+  CHECK(stopping.status == 500);
+  CHECK(stopping.body.find("[-]shutdown failed") != std::string::npos);
+  // Liveness does not depend on shutdown.
+  CHECK(testing::Serve(outer->FilteredHandler(), testing::MakeRequest("GET", "/livez")).status ==
+        200);
+}

@@ -1,0 +1,53 @@
+#include <catch2/catch.hpp>
+
+#include "pkg/genericserver/authz/authorizer.h"
+
+namespace {
+endpoints::RequestInfo Info(std::string method, std::string path) {
+  endpoints::RequestInfoResolver resolver;
+  return *resolver.Resolve(genericserver::Request::FromTarget(std::move(method), std::move(path)));
+}
+authn::UserInfo User(std::string name, std::vector<std::string> groups) {
+  return {std::move(name), "", std::move(groups), {}};
+}
+}  // namespace
+
+TEST_CASE("forbidden messages are worded as upstream's") {
+  auto anon = User("system:anonymous", {"system:unauthenticated"});
+  auto path = Info("GET", "/api");
+  CHECK(authz::ForbiddenMessage({anon, path}) == "User \"system:anonymous\" cannot get path \"/api\"");
+  auto list = Info("GET", "/api/v1/namespaces/ns/pods");
+  CHECK(authz::ForbiddenMessage({anon, list}) ==
+        "User \"system:anonymous\" cannot list resource \"pods\" in API group \"\" in the "
+        "namespace \"ns\"");
+  auto scale = Info("PUT", "/apis/apps/v1/namespaces/ns/deployments/d/scale");
+  CHECK(authz::ForbiddenMessage({anon, scale}) ==
+        "User \"system:anonymous\" cannot update resource \"deployments/scale\" in API group "
+        "\"apps\" in the namespace \"ns\"");
+  auto cluster = Info("GET", "/api/v1/nodes");
+  CHECK(authz::ForbiddenMessage({anon, cluster}).ends_with("at the cluster scope"));
+}
+
+TEST_CASE("mode chain: masters always, public info for all, anonymous nothing else") {
+  auto deny = authz::NewFromModes({"AlwaysDeny"});
+  auto allow = authz::NewFromModes({"AlwaysAllow"});
+  auto admin = User("admin", {"system:masters", "system:authenticated"});
+  auto anon = User("system:anonymous", {"system:unauthenticated"});
+  auto alice = User("alice", {"system:authenticated"});
+  auto decide = [](const authz::AuthorizerPtr& a, const authn::UserInfo& u,
+                   const endpoints::RequestInfo& i) { return a->Authorize({u, i}).decision; };
+  using authz::Decision;
+  auto pods = Info("GET", "/api/v1/pods");
+  CHECK(decide(deny, admin, pods) == Decision::kAllow);
+  CHECK(decide(deny, alice, pods) == Decision::kNoOpinion);
+  CHECK(deny->Authorize({alice, pods}).reason == "Everything is forbidden.");
+  CHECK(decide(allow, alice, pods) == Decision::kAllow);
+  CHECK(decide(allow, anon, pods) == Decision::kDeny);
+  for (const char* p : {"/healthz", "/livez", "/readyz", "/readyz/ping", "/version"}) {
+    INFO(p);
+    CHECK(decide(deny, anon, Info("GET", p)) == Decision::kAllow);
+  }
+  CHECK(decide(deny, anon, Info("POST", "/readyz")) != Decision::kAllow);
+  CHECK(decide(deny, anon, Info("GET", "/readyzfoo")) != Decision::kAllow);
+  CHECK(decide(deny, anon, Info("GET", "/metrics")) != Decision::kAllow);
+}

@@ -1,0 +1,206 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "pkg/options/options.h"
+#include "pkg/pki/pki.h"
+#include "pkg/util/file.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  TempDir() {
+    char tmpl[] = "/tmp/kas-options-XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string path;
+};
+
+bool Contains(const std::vector<std::string>& errors, const std::string& text) {
+  for (const auto& e : errors) {
+    if (e.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("default options validate") {
+  options::Options o;
+  CHECK(o.Validate().empty());
+}
+
+TEST_CASE("Validate reports each bad flag") {
+  struct Case {
+    std::function<void(options::Options&)> mutate;
+    std::string error;
+  };
+  std::vector<Case> cases = {
+      {[](auto& o) { o.secure_serving.secure_port = 0; },
+       "--secure-port 0 must be between 1 and 65535, inclusive. It cannot be turned off with 0"},
+      {[](auto& o) { o.secure_serving.secure_port = 65536; }, "--secure-port 65536 must be"},
+      {[](auto& o) { o.secure_serving.bind_address = "nope"; },
+       "--bind-address \"nope\" is not a valid IP address"},
+      {[](auto& o) { o.generic.advertise_address = "1.2.3"; },
+       "--advertise-address \"1.2.3\" is not a valid IP address"},
+      {[](auto& o) { o.secure_serving.tls_cert_file = "/nonexistent/cert.pem"; },
+       "--tls-cert-file and --tls-private-key-file must be given together"},
+      {[](auto& o) {
+         o.secure_serving.tls_cert_file = "/nonexistent/cert.pem";
+         o.secure_serving.tls_private_key_file = "/nonexistent/key.pem";
+       },
+       "--tls-private-key-file \"/nonexistent/key.pem\": no such file"},
+      {[](auto& o) { o.authentication.client_ca_file = "/nonexistent/ca.pem"; },
+       "--client-ca-file \"/nonexistent/ca.pem\": no such file"},
+      {[](auto& o) { o.authentication.token_auth_file = "/nonexistent/tokens.csv"; },
+       "--token-auth-file \"/nonexistent/tokens.csv\": no such file"},
+      {[](auto& o) { o.authorization.modes = {"RBAC"}; },
+       "authorization-mode \"RBAC\" is not a valid mode"},
+      {[](auto& o) { o.authorization.modes = {"AlwaysAllow", "AlwaysAllow"}; },
+       "authorization-mode \"AlwaysAllow\" has mode specified more than once"},
+      {[](auto& o) { o.authorization.modes = {}; },
+       "at least one authorization-mode must be passed"},
+      {[](auto& o) { o.storage.storage_backend = "leveldb"; },
+       "--storage-backend invalid, allowed values: sqlite, etcd3, memory"},
+      {[](auto& o) { o.storage.storage_backend = "etcd3"; }, "--etcd-servers must be specified"},
+      {[](auto& o) { o.storage.etcd_servers = {"localhost:2379"}; },
+       "--etcd-servers \"localhost:2379\" is not a valid URL"},
+      {[](auto& o) { o.storage.etcd_prefix = "registry"; },
+       "--etcd-prefix \"registry\" must start with \"/\""},
+      {[](auto& o) { o.embedded.data_dir = ""; }, "--data-dir must not be empty"},
+      {[](auto& o) { o.embedded.data_dir = "/etc/hostname"; },
+       "--data-dir \"/etc/hostname\" is not a directory"},
+      {[](auto& o) { o.service.service_cluster_ip_range = "10.0.0.0/8"; },
+       "specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must "
+       "be >= 12"},
+      {[](auto& o) { o.service.service_cluster_ip_range = "fd00::/64"; },
+       "for 128-bit addresses, the mask must be >= 108"},
+      {[](auto& o) { o.service.service_cluster_ip_range = "10.0.0.0/24,10.1.0.0/24"; },
+       "must be of different IP family"},
+      {[](auto& o) { o.service.service_cluster_ip_range = "a,b,c"; },
+       "--service-cluster-ip-range must not contain more than two entries"},
+      {[](auto& o) { o.service.service_cluster_ip_range = "10.0.0.0"; },
+       "service-cluster-ip-range[0] is not a valid cidr"},
+      {[](auto& o) { o.generic.max_requests_inflight = -1; },
+       "--max-requests-inflight can not be negative value"},
+      {[](auto& o) { o.generic.max_mutating_requests_inflight = -1; },
+       "--max-mutating-requests-inflight can not be negative value"},
+      {[](auto& o) { o.generic.request_timeout = std::chrono::seconds(-1); },
+       "--request-timeout can not be negative value"},
+      {[](auto& o) { o.generic.shutdown_delay_duration = std::chrono::seconds(-1); },
+       "--shutdown-delay-duration can not be negative value"},
+      {[](auto& o) { o.verbosity = -1; }, "-v -1 must not be negative"},
+  };
+  for (const Case& c : cases) {
+    options::Options o;
+    c.mutate(o);
+    auto errors = o.Validate();
+    INFO("expected: " << c.error);
+    CHECK(Contains(errors, c.error));
+  }
+}
+
+TEST_CASE("Validate returns all errors together") {
+  options::Options o;
+  o.secure_serving.secure_port = 0;
+  o.storage.storage_backend = "etcd3";
+  o.generic.max_requests_inflight = -5;
+  CHECK(o.Validate().size() == 3);
+}
+
+TEST_CASE("Complete generates the PKI and kubeconfig once and reuses them") {
+  TempDir tmp;
+  options::Options o;
+  o.embedded.data_dir = tmp.path + "/data";
+  o.secure_serving.bind_address = "127.0.0.1";
+  o.secure_serving.secure_port = 16444;
+  auto done = o.Complete();
+  REQUIRE(done);
+  const auto& pki = done->Pki();
+  CHECK(pki.ca_cert == tmp.path + "/data/pki/ca.crt");
+  for (const auto& f : {pki.ca_cert, pki.ca_key, pki.serving_cert, pki.serving_key, pki.admin_cert,
+                        pki.admin_key, done->AdminKubeconfig()}) {
+    CHECK(fs::exists(f));
+  }
+  CHECK((fs::status(pki.admin_key).permissions() & fs::perms::others_read) == fs::perms::none);
+  auto admin = pki::ParseCertificate(*util::ReadFile(pki.admin_cert));
+  REQUIRE(admin);
+  CHECK(admin->common_name == "admin");
+  CHECK(admin->organizations == std::vector<std::string>{"system:masters"});
+  auto serving = pki::ParseCertificate(*util::ReadFile(pki.serving_cert));
+  REQUIRE(serving);
+  for (const char* ip : {"127.0.0.1", "::1", "10.0.0.1"}) {
+    CHECK(std::ranges::find(serving->ip_addresses, ip) != serving->ip_addresses.end());
+  }
+  CHECK(std::ranges::find(serving->dns_names, "localhost") != serving->dns_names.end());
+  std::string kubeconfig = *util::ReadFile(done->AdminKubeconfig());
+  CHECK(kubeconfig.find("server: https://127.0.0.1:16444") != std::string::npos);
+  CHECK(kubeconfig.find("certificate-authority-data: ") != std::string::npos);
+  CHECK(kubeconfig.find("client-key-data: ") != std::string::npos);
+
+  const std::string ca_before = *util::ReadFile(pki.ca_cert);
+  const std::string serving_before = *util::ReadFile(pki.serving_cert);
+  auto again = o.Complete();
+  REQUIRE(again);
+  CHECK(*util::ReadFile(pki.ca_cert) == ca_before);
+  CHECK(*util::ReadFile(pki.serving_cert) == serving_before);
+
+  // A new address to cover: same CA, new serving certificate.
+  o.generic.advertise_address = "192.0.2.7";
+  auto moved = o.Complete();
+  REQUIRE(moved);
+  CHECK(*util::ReadFile(pki.ca_cert) == ca_before);
+  auto reissued = pki::ParseCertificate(*util::ReadFile(pki.serving_cert));
+  CHECK(std::ranges::find(reissued->ip_addresses, "192.0.2.7") != reissued->ip_addresses.end());
+}
+
+TEST_CASE("Complete turns anonymous off under AlwaysAllow only") {
+  TempDir tmp;
+  options::Options o;
+  o.embedded.data_dir = tmp.path;
+  auto done = o.Complete();
+  REQUIRE(done);
+  CHECK_FALSE(done->Get().authentication.anonymous_auth);
+  o.authorization.modes = {"AlwaysDeny"};
+  auto deny = o.Complete();
+  REQUIRE(deny);
+  CHECK(deny->Get().authentication.anonymous_auth);
+}
+
+TEST_CASE("Complete fails on a malformed token file and client CA") {
+  TempDir tmp;
+  std::ofstream(tmp.path + "/tokens.csv") << "onlytoken,user\n";
+  std::ofstream(tmp.path + "/ca.pem") << "not a certificate\n";
+  options::Options o;
+  o.embedded.data_dir = tmp.path + "/data";
+  o.authentication.token_auth_file = tmp.path + "/tokens.csv";
+  o.authentication.client_ca_file = tmp.path + "/ca.pem";
+  auto done = o.Complete();
+  REQUIRE_FALSE(done);
+  CHECK(done.error().size() == 2);
+  CHECK(Contains(done.error(), "must have at least 3 columns"));
+  CHECK(Contains(done.error(), "--client-ca-file"));
+}
+
+TEST_CASE("GenericConfig carries the flags to the servers") {
+  TempDir tmp;
+  options::Options o;
+  o.embedded.data_dir = tmp.path;
+  o.secure_serving.secure_port = 7443;
+  o.generic.advertise_address = "192.0.2.1";
+  o.generic.max_requests_inflight = 7;
+  o.generic.request_timeout = std::chrono::seconds(5);
+  auto done = o.Complete();
+  REQUIRE(done);
+  auto c = done->GenericConfig();
+  CHECK(c.secure_serving.port == 7443);
+  CHECK(c.secure_serving.cert_file == done->Pki().serving_cert);
+  CHECK(c.secure_serving.client_ca_files == std::vector<std::string>{done->Pki().ca_cert});
+  CHECK(c.max_requests_in_flight == 7);
+  CHECK(c.request_timeout == std::chrono::seconds(5));
+  CHECK(c.external_address == "192.0.2.1:7443");
+}
