@@ -6,7 +6,7 @@
 set -euo pipefail
 
 build_pkgs=(
-  g++ cmake ninja-build ccache make pkg-config
+  g++ cmake ninja-build ccache make git
   libboost-dev libssl-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev
   openssl ca-certificates curl
 )

@@ -16,7 +16,9 @@ import tempfile
 import time
 
 BINARY = os.environ.get(
-    "KAS_BINARY", "/work/main/build/cmd/kube-apiserver/kube-apiserver")
+    "KAS_BINARY",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "cmd",
+                 "kube-apiserver", "kube-apiserver"))
 KUBECTL = "/usr/bin/kubectl"
 CURL = "/usr/bin/curl"
 OPENSSL = "/usr/bin/openssl"

@@ -1,0 +1,42 @@
+# Thin wrapper over CMake. The two commands a newcomer needs:
+#   make run    install dependencies, build, start the server on its embedded defaults
+#   make test   install dependencies, build, run every test
+BUILD    ?= build
+JOBS     ?= 2
+DATA_DIR ?= $(CURDIR)/data
+BIND     ?= 127.0.0.1
+PORT     ?= 6443
+ARGS     ?=
+
+BINARY := $(BUILD)/cmd/kube-apiserver/kube-apiserver
+KUBECONFIG_PATH := $(DATA_DIR)/admin.kubeconfig
+
+.PHONY: deps test-deps configure build run test clean
+
+deps:
+	scripts/install-deps.sh
+
+test-deps:
+	scripts/install-deps.sh --test
+
+configure:
+	@test -f $(BUILD)/build.ninja || cmake -S . -B $(BUILD) -G Ninja
+
+build: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target kube-apiserver
+
+run: build
+	@echo
+	@echo "Starting kube-apiserver on https://$(BIND):$(PORT) (data in $(DATA_DIR)); Ctrl-C stops it."
+	@echo "The admin kubeconfig is written to $(KUBECONFIG_PATH). In another terminal:"
+	@echo "  kubectl --kubeconfig $(KUBECONFIG_PATH) version"
+	@echo "  kubectl --kubeconfig $(KUBECONFIG_PATH) get --raw '/readyz?verbose'"
+	@echo
+	exec $(BINARY) --data-dir $(DATA_DIR) --bind-address $(BIND) --secure-port $(PORT) $(ARGS)
+
+test: test-deps configure
+	cmake --build $(BUILD) -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure --no-tests=error -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD)
