@@ -16,13 +16,12 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
   // The group list of the whole chain: the aggregator's own groups first, then the
   // delegates' in chain order. Computed per request: delegates may add groups (CRDs).
   genericserver::GenericAPIServer& server = *s->generic_;
-  server.Mux().Handle("/apis", genericserver::MakeHandler(
-                                   [&server](genericserver::RequestContext&,
-                                             genericserver::ResponseWriter& out) {
-                                     return genericserver::WriteJSON(
-                                         out, 200,
-                                         endpoints::EncodeAPIGroupList(server.ListedGroups()));
-                                   }));
+  server.Mux().Handle(
+      "/apis", genericserver::MakeHandler(
+                   [&server](genericserver::RequestContext&, genericserver::ResponseWriter& out) {
+                     return genericserver::WriteJSON(
+                         out, 200, endpoints::EncodeAPIGroupList(server.ListedGroups()));
+                   }));
   return s;
 }
 

@@ -50,8 +50,8 @@ std::expected<pki::KeyPair, std::string> EnsureCA(const std::string& cert_path,
   }
   if (!have_cert) {
     KLOG_INFO << "generating a CA in " << cert_path;
-    auto ca = pki::GenerateCA("kube-apiserver-ca@" + std::to_string(std::time(nullptr)),
-                              kCAValidity);
+    auto ca =
+        pki::GenerateCA("kube-apiserver-ca@" + std::to_string(std::time(nullptr)), kCAValidity);
     if (!ca) return std::unexpected(ca.error());
     if (auto r = Write(cert_path, key_path, *ca); !r) return std::unexpected(r.error());
     return ca;
@@ -124,8 +124,8 @@ std::expected<PKIFiles, std::string> EnsurePKI(const PKIRequest& request) {
     serving.ip_addresses = request.ips;
     serving.server_auth = true;
     serving.validity = kLeafValidity;
-    if (auto r = EnsureLeaf("serving", files.serving_cert, files.serving_key, *ca, serving,
-                            &request);
+    if (auto r =
+            EnsureLeaf("serving", files.serving_cert, files.serving_key, *ca, serving, &request);
         !r) {
       return std::unexpected(r.error());
     }

@@ -142,8 +142,8 @@ std::vector<std::string> FlagSet::Parse(const std::vector<std::string>& args) {
       }
     }
     if (std::string err = flag.set(value); !err.empty()) {
-      errors.push_back("invalid argument " + util::Quote(value) + " for " +
-                       util::Quote(shown) + " flag: " + err);
+      errors.push_back("invalid argument " + util::Quote(value) + " for " + util::Quote(shown) +
+                       " flag: " + err);
       continue;
     }
     changed_[name] = true;

@@ -67,7 +67,9 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
   std::error_code ec;
   o.embedded.data_dir = fs::absolute(o.embedded.data_dir, ec).lexically_normal().string();
   fs::create_directories(o.embedded.data_dir, ec);
-  if (ec) return std::unexpected(std::vector{"creating --data-dir " + o.embedded.data_dir + ": " + ec.message()});
+  if (ec)
+    return std::unexpected(
+        std::vector{"creating --data-dir " + o.embedded.data_dir + ": " + ec.message()});
   ::chmod(o.embedded.data_dir.c_str(), 0700);
   if (o.secure_serving.cert_dir.empty()) {
     o.secure_serving.cert_dir = (fs::path(o.embedded.data_dir) / "pki").string();

@@ -192,8 +192,9 @@ std::expected<CertInfo, std::string> ParseCertificate(std::string_view pem) {
   for (int i = 0; names && i < sk_GENERAL_NAME_num(names); ++i) {
     const GENERAL_NAME* n = sk_GENERAL_NAME_value(names, i);
     if (n->type == GEN_DNS) {
-      info.dns_names.emplace_back(reinterpret_cast<const char*>(ASN1_STRING_get0_data(n->d.dNSName)),
-                                  static_cast<size_t>(ASN1_STRING_length(n->d.dNSName)));
+      info.dns_names.emplace_back(
+          reinterpret_cast<const char*>(ASN1_STRING_get0_data(n->d.dNSName)),
+          static_cast<size_t>(ASN1_STRING_length(n->d.dNSName)));
     } else if (n->type == GEN_IPADD) {
       const unsigned char* b = ASN1_STRING_get0_data(n->d.iPAddress);
       int len = ASN1_STRING_length(n->d.iPAddress);
@@ -232,7 +233,8 @@ std::expected<void, std::string> ValidateBundle(std::string_view pem) {
   int count = 0;
   while (Cert cert{PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)}) ++count;
   ERR_clear_error();
-  if (count == 0) return std::unexpected("data does not contain any valid RSA or ECDSA certificates");
+  if (count == 0)
+    return std::unexpected("data does not contain any valid RSA or ECDSA certificates");
   return {};
 }
 

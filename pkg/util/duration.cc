@@ -13,8 +13,8 @@ struct Unit {
   int64_t nanos;
 };
 constexpr Unit kUnits[] = {
-    {"ns", 1},          {"us", 1000},          {"\xC2\xB5s", 1000}, {"\xCE\xBCs", 1000},
-    {"ms", 1000000},    {"s", 1000000000},     {"m", 60000000000},  {"h", 3600000000000},
+    {"ns", 1},       {"us", 1000},      {"\xC2\xB5s", 1000}, {"\xCE\xBCs", 1000},
+    {"ms", 1000000}, {"s", 1000000000}, {"m", 60000000000},  {"h", 3600000000000},
 };
 
 std::string Invalid(std::string_view s) { return "time: invalid duration " + Quote(s); }

@@ -33,7 +33,7 @@ struct Voidify {
 #define KLOG_WARNING ::util::log::Line('W', __FILE__, __LINE__).stream()
 #define KLOG_ERROR ::util::log::Line('E', __FILE__, __LINE__).stream()
 // Evaluates nothing after it unless the level is enabled; safe inside an unbraced if.
-#define KLOG_V(level)                                  \
-  ((level) > ::util::log::Verbosity())                 \
-      ? (void)0                                        \
+#define KLOG_V(level)                  \
+  ((level) > ::util::log::Verbosity()) \
+      ? (void)0                        \
       : ::util::log::Voidify() & ::util::log::Line('I', __FILE__, __LINE__).stream()

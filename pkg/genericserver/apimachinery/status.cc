@@ -93,10 +93,10 @@ Status NewPathNotFound() {
 }
 
 Status NewMethodNotSupported(const GroupResource& r, std::string_view action) {
-  return Make(405, "MethodNotAllowed",
-              std::string(action) + " is not supported on resources of kind " +
-                  util::Quote(r.String()),
-              ResourceDetails(r, ""));
+  return Make(
+      405, "MethodNotAllowed",
+      std::string(action) + " is not supported on resources of kind " + util::Quote(r.String()),
+      ResourceDetails(r, ""));
 }
 
 Status NewRequestEntityTooLarge(std::string_view message) {

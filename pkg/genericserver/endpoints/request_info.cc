@@ -22,7 +22,8 @@ std::string NameFromFieldSelector(const genericserver::QueryValues& query) {
     if (op == std::string_view::npos) {
       op = t.find('=');
       len = 1;
-      if (op != std::string_view::npos && op > 0 && t[op - 1] == '!') return "";  // "!=" is not one name
+      if (op != std::string_view::npos && op > 0 && t[op - 1] == '!')
+        return "";  // "!=" is not one name
     }
     if (op == std::string_view::npos) return "";
     if (util::TrimSpace(t.substr(0, op)) == "metadata.name") {

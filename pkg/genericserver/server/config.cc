@@ -15,7 +15,8 @@ CompletedConfig Config::Complete() const {
   if (!c.metrics) c.metrics = std::make_shared<Metrics>();
   if (!c.lifecycle) c.lifecycle = std::make_shared<Lifecycle>();
   if (c.external_address.empty()) {
-    c.external_address = c.secure_serving.bind_address + ":" + std::to_string(c.secure_serving.port);
+    c.external_address =
+        c.secure_serving.bind_address + ":" + std::to_string(c.secure_serving.port);
   }
   return CompletedConfig(std::move(c));
 }

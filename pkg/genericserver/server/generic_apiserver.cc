@@ -17,8 +17,8 @@ GenericAPIServer::GenericAPIServer(std::string name, CompletedConfig config,
   Mux().Handle("/version", MakeHandler([v = c.version](RequestContext&, ResponseWriter& out) {
                  return WriteJSON(out, 200, EncodeVersion(v));
                }));
-  Mux().Handle("/metrics",
-               MakeHandler([m = c.metrics](RequestContext&, ResponseWriter& out) -> Awaitable<void> {
+  Mux().Handle("/metrics", MakeHandler([m = c.metrics](RequestContext&,
+                                                       ResponseWriter& out) -> Awaitable<void> {
                  Response r;
                  r.headers.Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                  r.body = m->Render();
@@ -58,18 +58,17 @@ void GenericAPIServer::InstallAPIGroup(endpoints::APIGroupInfo info) {
 }
 
 void GenericAPIServer::InstallLegacyAPIGroup(endpoints::APIGroupInfo info) {
-  Mux().Handle("/api", MakeHandler([versions = info.group.versions,
-                                    address = GetConfig().external_address](
-                                       RequestContext&, ResponseWriter& out) {
+  Mux().Handle("/api",
+               MakeHandler([versions = info.group.versions, address = GetConfig().external_address](
+                               RequestContext&, ResponseWriter& out) {
                  return WriteJSON(out, 200, endpoints::EncodeAPIVersions(versions, address));
                }));
   for (const std::string& version : info.group.versions) {
-    Mux().Handle("/api/" + version,
-                 MakeHandler([body = endpoints::EncodeAPIResourceList(
-                                  version, info.resources[version])](RequestContext&,
-                                                                     ResponseWriter& out) {
-                   return WriteJSON(out, 200, body);
-                 }));
+    Mux().Handle(
+        "/api/" + version,
+        MakeHandler(
+            [body = endpoints::EncodeAPIResourceList(version, info.resources[version])](
+                RequestContext&, ResponseWriter& out) { return WriteJSON(out, 200, body); }));
   }
 }
 
@@ -103,12 +102,13 @@ void GenericAPIServer::PrepareRun() {
 
   std::vector<HealthCheck> ready = health;
   for (auto& c : ReadyzChecks()) ready.push_back(std::move(c));
-  ready.push_back({"shutdown", [lifecycle = GetConfig().lifecycle]() -> std::expected<void, std::string> {
-                     if (lifecycle->ShutdownInitiated()) {
-                       return std::unexpected("process is shutting down");
-                     }
-                     return {};
-                   }});
+  ready.push_back(
+      {"shutdown", [lifecycle = GetConfig().lifecycle]() -> std::expected<void, std::string> {
+         if (lifecycle->ShutdownInitiated()) {
+           return std::unexpected("process is shutting down");
+         }
+         return {};
+       }});
   for (const char* endpoint : {"healthz", "livez"}) {
     Mux().Handle(std::string("/") + endpoint, NewHealthHandler(endpoint, health));
     Mux().HandlePrefix(std::string("/") + endpoint + "/", NewHealthHandler(endpoint, health));

@@ -23,8 +23,8 @@ std::string Escape(const std::string& v) {
 std::string Labels(const RequestLabels& l, const std::string& extra_name = "",
                    const std::string& extra_value = "") {
   std::map<std::string, std::string> m = {
-      {"component", l.component}, {"dry_run", l.dry_run},         {"group", l.group},
-      {"resource", l.resource},   {"scope", l.scope},             {"subresource", l.subresource},
+      {"component", l.component}, {"dry_run", l.dry_run}, {"group", l.group},
+      {"resource", l.resource},   {"scope", l.scope},     {"subresource", l.subresource},
       {"verb", l.verb},           {"version", l.version}};
   if (!extra_name.empty()) m[extra_name] = extra_value;
   std::string out;
@@ -81,8 +81,7 @@ std::string Metrics::Render() const {
         << h.count << "\n";
     out << "apiserver_request_duration_seconds_sum{" << Labels(labels) << "} "
         << FormatDouble(h.sum) << "\n";
-    out << "apiserver_request_duration_seconds_count{" << Labels(labels) << "} " << h.count
-        << "\n";
+    out << "apiserver_request_duration_seconds_count{" << Labels(labels) << "} " << h.count << "\n";
   }
   out << "# HELP apiserver_request_total Requests answered, by HTTP code.\n"
          "# TYPE apiserver_request_total counter\n";

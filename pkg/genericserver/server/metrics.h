@@ -32,7 +32,7 @@ class Metrics {
   // Upper bounds of apiserver_request_duration_seconds, in seconds.
   static constexpr std::array<double, 23> kDurationBuckets = {
       0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2,
-      3,     4,     5,    6,   8,   10,  15,  20,  30,  45,  60};
+      3,     4,     5,    6,   8,   10,  15,  20,  30,  45,   60};
 
   void ObserveRequest(const RequestLabels& labels, int code, double seconds);
   // request_kind is "readOnly" or "mutating".

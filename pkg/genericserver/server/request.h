@@ -40,9 +40,9 @@ class QueryValues {
 // What the TLS handshake learned about the client certificate, if one was sent.
 struct TlsPeer {
   bool presented = false;
-  bool verified = false;      // chains to a trusted client CA and allows client auth
-  std::string verify_error;   // why not, when presented but not verified
-  std::string common_name;    // subject CN
+  bool verified = false;                   // chains to a trusted client CA and allows client auth
+  std::string verify_error;                // why not, when presented but not verified
+  std::string common_name;                 // subject CN
   std::vector<std::string> organizations;  // subject O, in order
 };
 

@@ -45,15 +45,15 @@ class StopLatch {
 
 std::expected<void, std::string> GenericAPIServer::Run() {
   const Config& c = GetConfig();
-  int threads = c.io_threads > 0 ? c.io_threads
-                                 : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+  int threads = c.io_threads > 0
+                    ? c.io_threads
+                    : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
   boost::asio::io_context io(threads);
 
   auto server = SecureServer::Create(io, c.secure_serving, FilteredHandler());
   if (!server) return std::unexpected(server.error());
   (*server)->Start();
-  KLOG_INFO << "Serving securely on " << c.secure_serving.bind_address << ":"
-            << (*server)->Port();
+  KLOG_INFO << "Serving securely on " << c.secure_serving.bind_address << ":" << (*server)->Port();
 
   StopLatch latch;
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
@@ -71,25 +71,25 @@ std::expected<void, std::string> GenericAPIServer::Run() {
   signals.async_wait(on_signal);
 
   for (const PostStartHookPtr& hook : hooks_) {
-    boost::asio::co_spawn(io, hook->Run(),
-                          [&latch, hook](std::exception_ptr e,
-                                         std::expected<void, std::string> result) {
-                            std::string error;
-                            if (e) {
-                              try {
-                                std::rethrow_exception(e);
-                              } catch (const std::exception& ex) {
-                                error = ex.what();
-                              }
-                            } else if (!result) {
-                              error = result.error();
-                            }
-                            if (error.empty()) {
-                              KLOG_V(2) << "post-start hook " << hook->Name() << " finished";
-                              return;
-                            }
-                            latch.Stop("PostStartHook \"" + hook->Name() + "\" failed: " + error);
-                          });
+    boost::asio::co_spawn(
+        io, hook->Run(),
+        [&latch, hook](std::exception_ptr e, std::expected<void, std::string> result) {
+          std::string error;
+          if (e) {
+            try {
+              std::rethrow_exception(e);
+            } catch (const std::exception& ex) {
+              error = ex.what();
+            }
+          } else if (!result) {
+            error = result.error();
+          }
+          if (error.empty()) {
+            KLOG_V(2) << "post-start hook " << hook->Name() << " finished";
+            return;
+          }
+          latch.Stop("PostStartHook \"" + hook->Name() + "\" failed: " + error);
+        });
   }
 
   std::vector<std::thread> pool;
@@ -101,7 +101,8 @@ std::expected<void, std::string> GenericAPIServer::Run() {
   // 1. Not ready any more; keep serving while load balancers notice.
   c.lifecycle->InitiateShutdown();
   if (c.shutdown_delay.count() > 0) {
-    KLOG_INFO << "waiting " << util::FormatDuration(c.shutdown_delay) << " before closing the listener";
+    KLOG_INFO << "waiting " << util::FormatDuration(c.shutdown_delay)
+              << " before closing the listener";
     std::this_thread::sleep_for(c.shutdown_delay);
   }
   // 2. No new connections; idle ones close, busy ones after their response.

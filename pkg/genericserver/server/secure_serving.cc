@@ -21,8 +21,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ip/v6_only.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -190,7 +190,8 @@ class SecureServer::Impl::Session : public std::enable_shared_from_this<Session>
     boost::system::error_code ec;
     auto ep = stream_.next_layer().socket().remote_endpoint(ec);
     if (!ec) {
-      remote_ = ep.address().is_v6() ? "[" + ep.address().to_string() + "]" : ep.address().to_string();
+      remote_ =
+          ep.address().is_v6() ? "[" + ep.address().to_string() + "]" : ep.address().to_string();
       remote_ += ":" + std::to_string(ep.port());
     }
   }
@@ -384,8 +385,8 @@ Awaitable<SecureServer::Impl::Session::ReadResult> SecureServer::Impl::Session::
                                  "431 Request Header Fields Too Large");
     co_return ReadResult::kClose;
   }
-  if (ec == beast::error::timeout || ec == http::error::end_of_stream ||
-      ec == net::error::eof || ec == net::ssl::error::stream_truncated) {
+  if (ec == beast::error::timeout || ec == http::error::end_of_stream || ec == net::error::eof ||
+      ec == net::ssl::error::stream_truncated) {
     co_return ReadResult::kClose;
   }
   if (ec) {
@@ -443,8 +444,8 @@ Awaitable<void> SecureServer::Impl::Session::Serve(http::request<http::string_bo
   co_await server_.handler.Serve(ctx, writer);
   if (!writer.Started()) {
     // A handler that returns without answering is a bug; never leave the client hanging.
-    co_await WriteStatus(writer, apimachinery::NewInternalError(
-                                     "the handler did not write a response"));
+    co_await WriteStatus(writer,
+                         apimachinery::NewInternalError("the handler did not write a response"));
   }
   keep_alive = writer.Reusable();
 }
@@ -535,9 +536,7 @@ std::expected<std::unique_ptr<SecureServer>, std::string> SecureServer::Create(
 
 int SecureServer::Port() const { return impl_->acceptor.local_endpoint().port(); }
 
-void SecureServer::Start() {
-  net::co_spawn(impl_->io, impl_->AcceptLoop(), net::detached);
-}
+void SecureServer::Start() { net::co_spawn(impl_->io, impl_->AcceptLoop(), net::detached); }
 
 void SecureServer::StopAccepting() {
   net::post(impl_->io, [impl = impl_] {

@@ -21,11 +21,11 @@ namespace genericserver {
 
 struct ServingLimits {
   size_t max_request_body_bytes = 3 * 1024 * 1024;  // 413 above
-  size_t max_header_bytes = 1 << 20;                 // 431 above
+  size_t max_header_bytes = 1 << 20;                // 431 above
   util::Duration handshake_timeout = std::chrono::seconds(10);
   util::Duration read_header_timeout = std::chrono::seconds(32);  // once a request began
   util::Duration read_body_timeout = std::chrono::seconds(60);
-  util::Duration idle_timeout = std::chrono::seconds(90);  // between keep-alive requests
+  util::Duration idle_timeout = std::chrono::seconds(90);   // between keep-alive requests
   util::Duration write_timeout = std::chrono::seconds(60);  // per write
 };
 

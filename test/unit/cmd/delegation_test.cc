@@ -41,10 +41,12 @@ TEST_CASE("delegation: each server answers its own paths, the rest fall through"
   genericserver::Handler& master = chain.master->GenericServer().UnprotectedHandler();
   genericserver::Handler& extensions = chain.extensions->GenericServer().UnprotectedHandler();
   CHECK(testing::Serve(master, testing::MakeRequest("GET", "/api")).status == 200);
-  CHECK(testing::Serve(master, testing::MakeRequest("GET", "/apis/apiextensions.k8s.io/v1"))
-            .status == 200);
-  CHECK(testing::Serve(master, testing::MakeRequest("GET", "/apis/apiregistration.k8s.io"))
-            .status == 404);
+  CHECK(
+      testing::Serve(master, testing::MakeRequest("GET", "/apis/apiextensions.k8s.io/v1")).status ==
+      200);
+  CHECK(
+      testing::Serve(master, testing::MakeRequest("GET", "/apis/apiregistration.k8s.io")).status ==
+      404);
   CHECK(testing::Serve(extensions, testing::MakeRequest("GET", "/api")).status == 404);
   CHECK(testing::Serve(extensions, testing::MakeRequest("GET", "/apis/apiextensions.k8s.io"))
             .status == 200);

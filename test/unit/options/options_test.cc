@@ -60,7 +60,9 @@ TEST_CASE("Validate reports each bad flag") {
        "--token-auth-file \"/nonexistent/tokens.csv\": no such file"},
       {[](auto& o) { o.authorization.modes = {"RBAC"}; },
        "authorization-mode \"RBAC\" is not a valid mode"},
-      {[](auto& o) { o.authorization.modes = {"AlwaysAllow", "AlwaysAllow"}; },
+      {[](auto& o) {
+         o.authorization.modes = {"AlwaysAllow", "AlwaysAllow"};
+       },
        "authorization-mode \"AlwaysAllow\" has mode specified more than once"},
       {[](auto& o) { o.authorization.modes = {}; },
        "at least one authorization-mode must be passed"},

@@ -51,8 +51,7 @@ Recorded Serve(genericserver::Handler& h, genericserver::RequestContext ctx) {
   std::exception_ptr error;
   bool done = false;
   boost::asio::co_spawn(
-      boost::asio::make_strand(io),
-      [&]() -> Awaitable<void> { co_await h.Serve(ctx, writer); },
+      boost::asio::make_strand(io), [&]() -> Awaitable<void> { co_await h.Serve(ctx, writer); },
       [&](std::exception_ptr e) {
         error = e;
         done = true;

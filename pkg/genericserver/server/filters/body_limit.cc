@@ -11,8 +11,8 @@ class BodyLimit final : public Handler {
 
   Awaitable<void> Serve(RequestContext& ctx, ResponseWriter& out) override {
     if (ctx.request.body_too_large) {
-      co_await WriteStatus(out, apimachinery::NewRequestEntityTooLarge(
-                                    "limit is " + std::to_string(max_bytes_)));
+      co_await WriteStatus(
+          out, apimachinery::NewRequestEntityTooLarge("limit is " + std::to_string(max_bytes_)));
       co_return;
     }
     co_await next_->Serve(ctx, out);

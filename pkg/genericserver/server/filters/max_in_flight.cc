@@ -32,8 +32,8 @@ class MaxInFlight final : public Handler {
       if (ctx.user && ctx.user->InGroup(authn::kSystemPrivilegedGroup)) {
         co_await next_->Serve(ctx, out);
       } else {
-        co_await WriteStatus(out, apimachinery::NewTooManyRequests(
-                                      "Too many requests, please try again later.", 1));
+        co_await WriteStatus(
+            out, apimachinery::NewTooManyRequests("Too many requests, please try again later.", 1));
       }
       co_return;
     }

@@ -40,13 +40,12 @@ class RequestLog final : public Handler {
  private:
   void Record(const RequestContext& ctx, int code) {
     auto elapsed = std::chrono::steady_clock::now() - ctx.received;
-    metrics_->ObserveRequest(LabelsFor(ctx), code,
-                             std::chrono::duration<double>(elapsed).count());
+    metrics_->ObserveRequest(LabelsFor(ctx), code, std::chrono::duration<double>(elapsed).count());
     const int level = code >= 500 ? 2 : 3;
     KLOG_V(level) << "HTTP verb=" << util::Quote(ctx.request.method)
                   << " URI=" << util::Quote(ctx.request.target) << " latency="
-                  << util::Quote(util::FormatDuration(
-                         std::chrono::duration_cast<util::Duration>(elapsed)))
+                  << util::Quote(
+                         util::FormatDuration(std::chrono::duration_cast<util::Duration>(elapsed)))
                   << " userAgent="
                   << util::Quote(ctx.request.headers.Get("User-Agent").value_or(""))
                   << " audit-ID=" << util::Quote(ctx.audit_id)

@@ -64,9 +64,9 @@ class Timeout final : public Handler {
     if (auto param = ctx.request.query.Get("timeout")) {
       auto requested = util::ParseDuration(*param);
       if (!requested) {
-        co_await WriteStatus(out, apimachinery::NewBadRequest(
-                                      "invalid timeout specified in the request URL - " +
-                                      requested.error()));
+        co_await WriteStatus(
+            out, apimachinery::NewBadRequest("invalid timeout specified in the request URL - " +
+                                             requested.error()));
         co_return;
       }
       if (requested->count() > 0 && *requested < timeout) timeout = *requested;

@@ -15,7 +15,8 @@ authn::UserInfo User(std::string name, std::vector<std::string> groups) {
 TEST_CASE("forbidden messages are worded as upstream's") {
   auto anon = User("system:anonymous", {"system:unauthenticated"});
   auto path = Info("GET", "/api");
-  CHECK(authz::ForbiddenMessage({anon, path}) == "User \"system:anonymous\" cannot get path \"/api\"");
+  CHECK(authz::ForbiddenMessage({anon, path}) ==
+        "User \"system:anonymous\" cannot get path \"/api\"");
   auto list = Info("GET", "/api/v1/namespaces/ns/pods");
   CHECK(authz::ForbiddenMessage({anon, list}) ==
         "User \"system:anonymous\" cannot list resource \"pods\" in API group \"\" in the "
@@ -35,7 +36,9 @@ TEST_CASE("mode chain: masters always, public info for all, anonymous nothing el
   auto anon = User("system:anonymous", {"system:unauthenticated"});
   auto alice = User("alice", {"system:authenticated"});
   auto decide = [](const authz::AuthorizerPtr& a, const authn::UserInfo& u,
-                   const endpoints::RequestInfo& i) { return a->Authorize({u, i}).decision; };
+                   const endpoints::RequestInfo& i) {
+    return a->Authorize({u, i}).decision;
+  };
   using authz::Decision;
   auto pods = Info("GET", "/api/v1/pods");
   CHECK(decide(deny, admin, pods) == Decision::kAllow);
