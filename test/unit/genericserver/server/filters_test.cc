@@ -113,7 +113,8 @@ TEST_CASE("recovery: exceptions become a 500 Status") {
   CHECK(r.Json()["reason"] == "InternalError");
 
   auto streamer = MakeHandler([](RequestContext&, ResponseWriter& out) -> Awaitable<void> {
-    co_await out.StartStream(200, {});
+    genericserver::Headers headers;
+    co_await out.StartStream(200, headers);
     throw std::runtime_error("mid-stream");
   });
   auto h2 = genericserver::filters::WithPanicRecovery(std::move(streamer));

@@ -1,0 +1,54 @@
+#pragma once
+// Runs storage coroutines to completion from synchronous Catch2 tests, and makes fresh
+// stores of every backend for the shared suite.
+
+#include <utility>  // before Asio, see pkg/genericserver/server/awaitable.h
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/storage/interface.h"
+
+namespace storagetest {
+
+// Runs one coroutine on a private loop and returns its result (rethrowing exceptions).
+template <class T>
+T Run(Awaitable<T> awaitable) {
+  boost::asio::io_context io;
+  std::optional<T> result;
+  std::exception_ptr error;
+  boost::asio::co_spawn(boost::asio::make_strand(io), std::move(awaitable),
+                        [&](std::exception_ptr e, T value) {
+                          error = e;
+                          if (!e) result.emplace(std::move(value));
+                        });
+  io.run();
+  if (error) std::rethrow_exception(error);
+  return std::move(*result);
+}
+
+// A named way to make an empty store. Stores made by one Backend share nothing.
+struct Backend {
+  std::string name;
+  std::function<std::shared_ptr<storage::Interface>()> make;
+};
+// Every backend the suite runs against (memory, sqlite, etcd3, and each behind the cacher).
+const std::vector<Backend>& AllBackends();
+const Backend& FindBackend(const std::string& name);
+std::vector<std::string> BackendNames();
+
+// {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":..,"uid":..,"labels":..},"data":..}
+std::string ConfigMap(const std::string& name, const std::string& value,
+                      const std::string& uid = "uid-1",
+                      const std::map<std::string, std::string>& labels = {});
+nlohmann::json Parse(const storage::ObjectPtr& o);
+std::string RV(const storage::ObjectPtr& o);
+
+}  // namespace storagetest
