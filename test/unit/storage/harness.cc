@@ -1,16 +1,41 @@
 #include "test/unit/storage/harness.h"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "pkg/genericserver/storage/memory/memory_kv.h"
+#include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
 #include "pkg/genericserver/storage/store.h"
 
 namespace storagetest {
+
+std::string MakeTempDir(const std::string& tag) {
+  std::string tmpl = "/tmp/kas-" + tag + "-XXXXXX";
+  return mkdtemp(tmpl.data());
+}
+
+namespace {
+std::shared_ptr<storage::Interface> SqliteStore() {
+  std::string dir = MakeTempDir("sqlite");
+  storage::SqliteOptions options;
+  options.path = dir + "/store.db";
+  auto kv = storage::SqliteKV::Open(options);
+  if (!kv) throw std::runtime_error(kv.error());
+  auto* store = new storage::Store(*kv, "/registry");
+  return std::shared_ptr<storage::Interface>(store, [dir, kv = *kv](storage::Store* s) mutable {
+    delete s;
+    kv->Close();
+    kv.reset();
+    std::filesystem::remove_all(dir);
+  });
+}
+}  // namespace
 
 const std::vector<Backend>& AllBackends() {
   static const std::vector<Backend> backends = {
       {"memory",
        [] { return std::make_shared<storage::Store>(storage::MemoryKV::New(), "/registry"); }},
+      {"sqlite", SqliteStore},
   };
   return backends;
 }

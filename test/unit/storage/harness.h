@@ -44,6 +44,9 @@ const std::vector<Backend>& AllBackends();
 const Backend& FindBackend(const std::string& name);
 std::vector<std::string> BackendNames();
 
+// A fresh directory under /tmp; the caller removes it.
+std::string MakeTempDir(const std::string& tag);
+
 // {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":..,"uid":..,"labels":..},"data":..}
 std::string ConfigMap(const std::string& name, const std::string& value,
                       const std::string& uid = "uid-1",

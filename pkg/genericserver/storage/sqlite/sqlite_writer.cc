@@ -1,0 +1,315 @@
+// The sqlite backend's writer thread (group commit, publication, compaction, vacuum)
+// and its checkpointer thread.
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <chrono>
+
+#include "pkg/genericserver/storage/sqlite/db.h"
+#include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
+#include "pkg/genericserver/storage/watch_queue.h"
+#include "pkg/util/log.h"
+
+namespace storage {
+
+using sqlite::Connection;
+using sqlite::Statement;
+
+namespace {
+
+// An SQL failure inside a batch: the whole transaction is rolled back.
+struct BatchFailed {
+  std::string message;
+};
+
+void Check(int rc, Connection& c) {
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) throw BatchFailed{c.Error()};
+}
+
+}  // namespace
+
+void SqliteKV::WriterLoop() {
+  std::vector<WriteOp> batch;
+  for (;;) {
+    std::deque<std::function<void()>> tasks;
+    bool compacting = false;
+    {
+      std::unique_lock lock(queue_mu_);
+      // Idle: wake up now and then for vacuum; pending compaction keeps the loop turning.
+      queue_cv_.wait_for(lock, std::chrono::seconds(1), [&] {
+        return stopping_ || !ops_.empty() || !tasks_.empty() || !compactions_.empty();
+      });
+      tasks.swap(tasks_);
+      while (!ops_.empty() && batch.size() < options_.max_batch) {
+        batch.push_back(std::move(ops_.front()));
+        ops_.pop_front();
+      }
+      compacting = !compactions_.empty();
+      if (stopping_ && ops_.empty() && batch.empty() && tasks.empty()) break;
+    }
+    for (auto& task : tasks) task();
+    if (!batch.empty()) {
+      ApplyBatch(batch);
+      batch.clear();
+      continue;  // writes first; compaction and vacuum in the gaps
+    }
+    if (compacting) {
+      if (!CompactionStep()) continue;
+    } else {
+      VacuumStep();
+    }
+  }
+  // Whatever is left fails rather than hangs.
+  std::unique_lock lock(queue_mu_);
+  for (auto& c : compactions_) c.done(std::unexpected(UnreachableError("storage is closed")));
+  compactions_.clear();
+}
+
+Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
+  Connection& db = *writer_;
+  // The key's newest version, with its value for the event and for a failed compare.
+  Statement& cur = db.Prepare(
+      "SELECT l.create_revision, l.revision, l.value FROM current c "
+      "JOIN log l ON l.revision = c.revision WHERE c.key = ?1");
+  cur.BindText(1, op.key);
+  std::optional<KeyValue> current;
+  int rc = cur.Step();
+  Check(rc, db);
+  if (rc == SQLITE_ROW) {
+    current = KeyValue{op.key, std::make_shared<const std::string>(cur.Blob(2)), cur.Int(0),
+                       cur.Int(1)};
+  }
+  cur.Reset();
+
+  TxnResult result;
+  const bool ok = op.kind == WriteOp::Kind::kCreate
+                      ? !current
+                      : current && current->mod_revision == op.expected;
+  if (!ok) {
+    result.revision = next_revision_;
+    result.current = std::move(current);
+    return result;
+  }
+  const int64_t rev = ++next_revision_;
+  const bool deleting = op.kind == WriteOp::Kind::kDelete;
+  const int64_t created = deleting ? 0 : (current ? current->create_revision : rev);
+  Statement& ins = db.Prepare(
+      "INSERT INTO log (revision, key, create_revision, prev_revision, deleted, value) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  ins.Bind(1, rev).BindText(2, op.key).Bind(3, created).Bind(4, current ? current->mod_revision : 0)
+      .Bind(5, deleting ? 1 : 0);
+  if (deleting) {
+    ins.BindNull(6);
+  } else {
+    ins.BindBlob(6, op.value);
+  }
+  Check(ins.Step(), db);
+  ins.Reset();
+  Statement& idx = deleting
+      ? db.Prepare("DELETE FROM current WHERE key = ?1")
+      : db.Prepare("INSERT INTO current (key, revision) VALUES (?1, ?2) "
+                   "ON CONFLICT(key) DO UPDATE SET revision = excluded.revision");
+  idx.BindText(1, op.key);
+  if (!deleting) idx.Bind(2, rev);
+  Check(idx.Step(), db);
+  idx.Reset();
+
+  KVEvent e;
+  e.revision = rev;
+  e.type = deleting ? KVEvent::Type::kDelete : KVEvent::Type::kPut;
+  e.kv.key = op.key;
+  e.kv.mod_revision = rev;
+  if (!deleting) {
+    e.kv.value = std::make_shared<const std::string>(std::move(op.value));
+    e.kv.create_revision = created;
+  }
+  e.prev = current;
+  result.succeeded = true;
+  result.revision = rev;
+  result.prev = std::move(current);
+  events.push_back(std::move(e));
+  return result;
+}
+
+void SqliteKV::ApplyBatch(std::vector<WriteOp>& ops) {
+  Connection& db = *writer_;
+  std::vector<Result<TxnResult>> results;
+  std::vector<KVEvent> events;
+  results.reserve(ops.size());
+  const int64_t before = next_revision_;
+  std::string failure;
+  try {
+    if (auto r = db.Exec("BEGIN IMMEDIATE"); !r) throw BatchFailed{r.error()};
+    for (WriteOp& op : ops) results.push_back(Apply(op, events));
+    if (next_revision_ != before) {
+      Statement& meta = db.Prepare("UPDATE meta SET value = ?1 WHERE name = 'revision'");
+      meta.Bind(1, next_revision_);
+      Check(meta.Step(), db);
+      meta.Reset();
+    }
+    if (auto r = db.Exec("COMMIT"); !r) throw BatchFailed{r.error()};
+  } catch (const BatchFailed& f) {
+    failure = f.message;
+    (void)db.Exec("ROLLBACK");
+  }
+  if (!failure.empty()) {
+    next_revision_ = before;
+    KLOG_ERROR << "sqlite write of " << ops.size() << " operations failed: " << failure;
+    for (WriteOp& op : ops) {
+      op.done(std::unexpected(StorageError{ErrorCode::kUnreachable, op.key,
+                                           "storage write failed: " + failure, 0, nullptr}));
+    }
+    return;
+  }
+  revision_ = next_revision_;
+  Publish(events);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (results[i] && !results[i]->succeeded) results[i]->revision = next_revision_;
+    ops[i].done(std::move(results[i]));
+  }
+}
+
+void SqliteKV::Publish(const std::vector<KVEvent>& events) {
+  if (events.empty()) return;
+  std::lock_guard lock(watch_mu_);
+  for (const KVEvent& e : events) {
+    history_.push_back(e);
+    std::erase_if(watchers_, [&](const std::weak_ptr<WatchQueue>& weak) {
+      auto w = weak.lock();
+      return !w || !w->Offer(e);
+    });
+  }
+  while (history_.size() > options_.history_events) history_.pop_front();
+}
+
+void SqliteKV::RegisterFromLog(const std::shared_ptr<WatchQueue>& watcher, int64_t start) {
+  Connection& db = *writer_;
+  Statement& s = db.Prepare(
+      "SELECT l.revision, l.key, l.create_revision, l.deleted, l.value, "
+      "p.revision, p.create_revision, p.value "
+      "FROM log l LEFT JOIN log p ON p.revision = l.prev_revision AND l.prev_revision > 0 "
+      "WHERE l.revision >= ?1 ORDER BY l.revision");
+  s.Bind(1, start);
+  bool alive = true;
+  while (alive && s.Step() == SQLITE_ROW) {
+    KVEvent e;
+    e.revision = s.Int(0);
+    e.kv.key = std::string(s.Text(1));
+    e.kv.mod_revision = e.revision;
+    if (s.Int(3)) {
+      e.type = KVEvent::Type::kDelete;
+    } else {
+      e.type = KVEvent::Type::kPut;
+      e.kv.create_revision = s.Int(2);
+      e.kv.value = std::make_shared<const std::string>(s.Blob(4));
+    }
+    if (!s.IsNull(5)) {
+      e.prev = KeyValue{e.kv.key, std::make_shared<const std::string>(s.Blob(7)), s.Int(6),
+                        s.Int(5)};
+    }
+    alive = watcher->Offer(e);
+  }
+  s.Reset();
+  std::lock_guard lock(watch_mu_);
+  if (alive) watchers_.push_back(watcher);
+}
+
+// One bounded step: deletes, among the revisions in the next window, the versions that
+// a newer version at or below the target supersedes, and the deletion markers.
+// Returns true when the current request is complete.
+bool SqliteKV::CompactionStep() {
+  CompactRequest request;
+  {
+    std::lock_guard lock(queue_mu_);
+    if (compactions_.empty()) return true;
+    request = compactions_.front();
+  }
+  Connection& db = *writer_;
+  const int64_t target = request.revision;
+  auto finish = [&](Result<void> r) {
+    std::unique_lock lock(queue_mu_);
+    auto pending = std::move(compactions_.front());
+    compactions_.erase(compactions_.begin());
+    lock.unlock();
+    pending.done(std::move(r));
+  };
+  if (target <= compact_cursor_ && target <= compact_revision_.load()) {
+    finish({});
+    return true;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const int64_t hi = std::min(target, compact_cursor_ + options_.compaction_step_revisions);
+  try {
+    if (auto r = db.Exec("BEGIN IMMEDIATE"); !r) throw BatchFailed{r.error()};
+    if (target > compact_revision_.load()) {
+      // Announce first: reads below the target fail as too old from now on, so no
+      // reader ever sees a half-compacted past.
+      Statement& m = db.Prepare("UPDATE meta SET value = ?1 WHERE name = 'compact_revision'");
+      m.Bind(1, target);
+      Check(m.Step(), db);
+      m.Reset();
+    }
+    Statement& del = db.Prepare(
+        "DELETE FROM log WHERE revision > ?1 AND revision <= ?2 AND (deleted = 1 OR EXISTS "
+        "(SELECT 1 FROM log n WHERE n.key = log.key AND n.revision > log.revision "
+        "AND n.revision <= ?3))");
+    del.Bind(1, compact_cursor_).Bind(2, hi).Bind(3, target);
+    Check(del.Step(), db);
+    del.Reset();
+    Statement& c = db.Prepare("UPDATE meta SET value = ?1 WHERE name = 'compact_cursor'");
+    c.Bind(1, hi);
+    Check(c.Step(), db);
+    c.Reset();
+    if (auto r = db.Exec("COMMIT"); !r) throw BatchFailed{r.error()};
+  } catch (const BatchFailed& f) {
+    (void)db.Exec("ROLLBACK");
+    KLOG_ERROR << "sqlite compaction step failed: " << f.message;
+    finish(std::unexpected(InternalError("compaction failed: " + f.message)));
+    return true;
+  }
+  if (target > compact_revision_.load()) compact_revision_ = target;
+  compact_cursor_ = hi;
+  KLOG_V(6) << "compacted revisions up to " << hi << " of " << target << " in "
+            << std::chrono::duration_cast<std::chrono::microseconds>(
+                   std::chrono::steady_clock::now() - started)
+                   .count()
+            << "us";
+  if (hi < target) return false;
+  finish({});
+  return true;
+}
+
+void SqliteKV::VacuumStep() {
+  auto free_pages = writer_->QueryInt("PRAGMA freelist_count");
+  if (!free_pages || *free_pages < options_.vacuum_step_pages) return;
+  // Gives at most a step of free pages back to the file system per idle wake-up.
+  (void)writer_->Exec("PRAGMA incremental_vacuum(" + std::to_string(options_.vacuum_step_pages) +
+                      ")");
+}
+
+void SqliteKV::CheckpointLoop() {
+  auto conn = Connection::Open(options_.path, SQLITE_OPEN_READWRITE);
+  if (!conn) {
+    KLOG_ERROR << "sqlite checkpointer: " << conn.error();
+    return;
+  }
+  const std::string wal = options_.path + "-wal";
+  for (;;) {
+    {
+      std::unique_lock lock(queue_mu_);
+      if (stop_cv_.wait_for(lock, options_.checkpoint_interval, [&] { return stopping_; })) break;
+    }
+    // PASSIVE copies what it can without waiting for anyone: writers never stall on it.
+    (void)(*conn)->Exec("PRAGMA wal_checkpoint(PASSIVE)");
+    struct stat st {};
+    if (::stat(wal.c_str(), &st) == 0 && st.st_size > 4 * options_.wal_limit_bytes) {
+      // A WAL that a long reader kept from resetting: truncate it, but wait for others
+      // at most briefly, so that a write is never held for long.
+      sqlite3_busy_timeout((*conn)->Raw(), 10);
+      (void)(*conn)->Exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      sqlite3_busy_timeout((*conn)->Raw(), 0);
+    }
+  }
+}
+
+}  // namespace storage
