@@ -94,8 +94,9 @@ std::expected<void, std::string> SqliteKV::Init() {
         std::string("PRAGMA temp_store=MEMORY"), std::string("PRAGMA cache_size=-65536")}) {
     if (auto r = writer_->Exec(pragma); !r) return fail(pragma + ": " + r.error());
   }
-  auto check = writer_->QueryInt("SELECT COUNT(*) FROM sqlite_master WHERE name IN "
-                                 "('log','current','meta','log_key_revision')");
+  auto check = writer_->QueryInt(
+      "SELECT COUNT(*) FROM sqlite_master WHERE name IN "
+      "('log','current','meta','log_key_revision')");
   if (!check || *check != 4) return fail("the database is missing tables of schema version 1");
   auto revision = writer_->QueryInt("SELECT value FROM meta WHERE name='revision'");
   auto compacted = writer_->QueryInt("SELECT value FROM meta WHERE name='compact_revision'");
@@ -206,11 +207,13 @@ Awaitable<Result<RangeResult>> SqliteKV::Range(std::string key, RangeOptions opt
 
   if (end.empty()) {
     Statement& s = latest
-        ? conn->Prepare("SELECT l.create_revision, l.revision, l.value FROM current c "
-                        "JOIN log l ON l.revision = c.revision WHERE c.key = ?1")
-        : conn->Prepare("SELECT create_revision, revision, value FROM log "
-                        "WHERE key = ?1 AND revision <= ?2 AND deleted = 0 AND revision = "
-                        "(SELECT MAX(revision) FROM log WHERE key = ?1 AND revision <= ?2)");
+                       ? conn->Prepare(
+                             "SELECT l.create_revision, l.revision, l.value FROM current c "
+                             "JOIN log l ON l.revision = c.revision WHERE c.key = ?1")
+                       : conn->Prepare(
+                             "SELECT create_revision, revision, value FROM log "
+                             "WHERE key = ?1 AND revision <= ?2 AND deleted = 0 AND revision = "
+                             "(SELECT MAX(revision) FROM log WHERE key = ?1 AND revision <= ?2)");
     s.BindText(1, key);
     if (!latest) s.Bind(2, at);
     if (s.Step() == SQLITE_ROW) {
@@ -224,14 +227,16 @@ Awaitable<Result<RangeResult>> SqliteKV::Range(std::string key, RangeOptions opt
   const int64_t limit = options.count_only ? 0 : (options.limit > 0 ? options.limit + 1 : -1);
   if (limit != 0) {
     Statement& s = latest
-        ? conn->Prepare("SELECT c.key, l.create_revision, l.revision, l.value FROM current c "
-                        "JOIN log l ON l.revision = c.revision "
-                        "WHERE c.key >= ?1 AND c.key < ?2 ORDER BY c.key LIMIT ?3")
-        : conn->Prepare("SELECT l.key, l.create_revision, l.revision, l.value FROM "
-                        "(SELECT key, MAX(revision) AS rev FROM log "
-                        " WHERE key >= ?1 AND key < ?2 AND revision <= ?4 GROUP BY key) v "
-                        "JOIN log l ON l.revision = v.rev WHERE l.deleted = 0 "
-                        "ORDER BY l.key LIMIT ?3");
+                       ? conn->Prepare(
+                             "SELECT c.key, l.create_revision, l.revision, l.value FROM current c "
+                             "JOIN log l ON l.revision = c.revision "
+                             "WHERE c.key >= ?1 AND c.key < ?2 ORDER BY c.key LIMIT ?3")
+                       : conn->Prepare(
+                             "SELECT l.key, l.create_revision, l.revision, l.value FROM "
+                             "(SELECT key, MAX(revision) AS rev FROM log "
+                             " WHERE key >= ?1 AND key < ?2 AND revision <= ?4 GROUP BY key) v "
+                             "JOIN log l ON l.revision = v.rev WHERE l.deleted = 0 "
+                             "ORDER BY l.key LIMIT ?3");
     s.BindText(1, key).BindText(2, end).Bind(3, limit);
     if (!latest) s.Bind(4, at);
     int rc;
@@ -247,11 +252,11 @@ Awaitable<Result<RangeResult>> SqliteKV::Range(std::string key, RangeOptions opt
     out.count = static_cast<int64_t>(out.kvs.size());
     co_return out;
   }
-  Statement& c = latest
-      ? conn->Prepare("SELECT COUNT(*) FROM current WHERE key >= ?1 AND key < ?2")
-      : conn->Prepare("SELECT COUNT(*) FROM (SELECT key, MAX(revision) AS rev FROM log "
-                      "WHERE key >= ?1 AND key < ?2 AND revision <= ?3 GROUP BY key) v "
-                      "JOIN log l ON l.revision = v.rev WHERE l.deleted = 0");
+  Statement& c = latest ? conn->Prepare("SELECT COUNT(*) FROM current WHERE key >= ?1 AND key < ?2")
+                        : conn->Prepare(
+                              "SELECT COUNT(*) FROM (SELECT key, MAX(revision) AS rev FROM log "
+                              "WHERE key >= ?1 AND key < ?2 AND revision <= ?3 GROUP BY key) v "
+                              "JOIN log l ON l.revision = v.rev WHERE l.deleted = 0");
   c.BindText(1, key).BindText(2, end);
   if (!latest) c.Bind(3, at);
   if (c.Step() == SQLITE_ROW) out.count = c.Int(0);
@@ -314,7 +319,8 @@ Awaitable<Result<std::unique_ptr<KVWatch>>> SqliteKV::Watch(std::string key,
     // Fast path: everything from start on is still in the in-memory history.
     std::lock_guard lock(watch_mu_);
     const int64_t published = history_.empty() ? revision_.load() : history_.back().revision;
-    const bool covered = start > published || (!history_.empty() && history_.front().revision <= start);
+    const bool covered =
+        start > published || (!history_.empty() && history_.front().revision <= start);
     if (covered) {
       for (const KVEvent& e : history_) {
         if (e.revision >= start && !watcher->Offer(e)) break;

@@ -76,8 +76,8 @@ Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
   int rc = cur.Step();
   Check(rc, db);
   if (rc == SQLITE_ROW) {
-    current = KeyValue{op.key, std::make_shared<const std::string>(cur.Blob(2)), cur.Int(0),
-                       cur.Int(1)};
+    current =
+        KeyValue{op.key, std::make_shared<const std::string>(cur.Blob(2)), cur.Int(0), cur.Int(1)};
   }
   cur.Reset();
 
@@ -96,7 +96,10 @@ Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
   Statement& ins = db.Prepare(
       "INSERT INTO log (revision, key, create_revision, prev_revision, deleted, value) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-  ins.Bind(1, rev).BindText(2, op.key).Bind(3, created).Bind(4, current ? current->mod_revision : 0)
+  ins.Bind(1, rev)
+      .BindText(2, op.key)
+      .Bind(3, created)
+      .Bind(4, current ? current->mod_revision : 0)
       .Bind(5, deleting ? 1 : 0);
   if (deleting) {
     ins.BindNull(6);
@@ -105,10 +108,10 @@ Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
   }
   Check(ins.Step(), db);
   ins.Reset();
-  Statement& idx = deleting
-      ? db.Prepare("DELETE FROM current WHERE key = ?1")
-      : db.Prepare("INSERT INTO current (key, revision) VALUES (?1, ?2) "
-                   "ON CONFLICT(key) DO UPDATE SET revision = excluded.revision");
+  Statement& idx = deleting ? db.Prepare("DELETE FROM current WHERE key = ?1")
+                            : db.Prepare(
+                                  "INSERT INTO current (key, revision) VALUES (?1, ?2) "
+                                  "ON CONFLICT(key) DO UPDATE SET revision = excluded.revision");
   idx.BindText(1, op.key);
   if (!deleting) idx.Bind(2, rev);
   Check(idx.Step(), db);
@@ -204,8 +207,8 @@ void SqliteKV::RegisterFromLog(const std::shared_ptr<WatchQueue>& watcher, int64
       e.kv.value = std::make_shared<const std::string>(s.Blob(4));
     }
     if (!s.IsNull(5)) {
-      e.prev = KeyValue{e.kv.key, std::make_shared<const std::string>(s.Blob(7)), s.Int(6),
-                        s.Int(5)};
+      e.prev =
+          KeyValue{e.kv.key, std::make_shared<const std::string>(s.Blob(7)), s.Int(6), s.Int(5)};
     }
     alive = watcher->Offer(e);
   }
