@@ -66,7 +66,9 @@ class AsyncQueue : public std::enable_shared_from_this<AsyncQueue<T>> {
     auto self = this->shared_from_this();  // producers may drop their references meanwhile
     auto executor = co_await boost::asio::this_coro::executor;
     for (;;) {
-      std::shared_ptr<boost::asio::steady_timer> timer;
+      // A timer per wait, known to producers only weakly: the queue never keeps the
+      // consumer's executor (and so its io_context) referenced after the wait.
+      auto timer = std::make_shared<boost::asio::steady_timer>(executor);
       {
         std::lock_guard lock(mu_);
         if (!items_.empty()) {
@@ -75,10 +77,8 @@ class AsyncQueue : public std::enable_shared_from_this<AsyncQueue<T>> {
           co_return item;
         }
         if (closed_) co_return std::nullopt;
-        if (!timer_) timer_ = std::make_shared<boost::asio::steady_timer>(executor);
-        timer = timer_;
         timer->expires_at(std::chrono::steady_clock::time_point::max());
-        waiting_ = true;
+        waiting_ = timer;
       }
       boost::system::error_code ec;
       co_await timer->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
@@ -93,11 +93,10 @@ class AsyncQueue : public std::enable_shared_from_this<AsyncQueue<T>> {
  private:
   // The timer belongs to the consumer's executor: cancel it there, never from here.
   void Wake(std::unique_lock<std::mutex>& lock) {
-    if (!waiting_) return;
-    waiting_ = false;
-    auto timer = timer_;
+    auto timer = waiting_.lock();
+    waiting_.reset();
     lock.unlock();
-    boost::asio::post(timer->get_executor(), [timer] { timer->cancel(); });
+    if (timer) boost::asio::post(timer->get_executor(), [timer] { timer->cancel(); });
   }
 
   const size_t capacity_;
@@ -105,8 +104,7 @@ class AsyncQueue : public std::enable_shared_from_this<AsyncQueue<T>> {
   std::deque<T> items_;
   bool closed_ = false;
   bool overflowed_ = false;
-  bool waiting_ = false;
-  std::shared_ptr<boost::asio::steady_timer> timer_;
+  std::weak_ptr<boost::asio::steady_timer> waiting_;
 };
 
 }  // namespace storage

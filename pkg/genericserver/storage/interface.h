@@ -78,6 +78,13 @@ struct WatchEvent {
 };
 const char* WatchEventTypeName(WatchEvent::Type type);
 
+// What a watcher with this predicate sees of a change from previous to current (either
+// may be null: a creation, a deletion): ADDED, MODIFIED or DELETED as the object enters,
+// stays in or leaves the selection, or nothing. A deletion carries previous, whose
+// resourceVersion the caller has set to the deletion's.
+std::optional<WatchEvent> ApplyPredicate(const SelectionPredicate& predicate,
+                                         const ObjectPtr& previous, const ObjectPtr& current);
+
 class Watcher {
  public:
   virtual ~Watcher() = default;
@@ -85,6 +92,9 @@ class Watcher {
   virtual Awaitable<std::optional<WatchEvent>> Next() = 0;
   // Ends the watch from any thread; a pending Next() returns std::nullopt.
   virtual void Stop() = 0;
+  // Asks for a BOOKMARK (with allow_bookmarks) once every earlier event was delivered;
+  // false when the backend cannot be asked.
+  virtual bool RequestProgress() { return false; }
 };
 using WatcherPtr = std::unique_ptr<Watcher>;
 

@@ -74,9 +74,9 @@ class KVWatch {
   virtual Awaitable<std::optional<Result<KVEvent>>> Next() = 0;
   // Ends the stream; a pending Next() returns std::nullopt. Any thread.
   virtual void Stop() = 0;
-  // Asks for a kProgress event once every earlier event was delivered. Backends that
-  // cannot ask (etcd's JSON gateway) ignore it and send progress on their own schedule.
-  virtual void RequestProgress() {}
+  // Asks for a kProgress event once every earlier event was delivered; false when the
+  // backend cannot be asked (etcd's JSON gateway sends progress on its own schedule).
+  virtual bool RequestProgress() { return false; }
 };
 
 struct KVWatchOptions {

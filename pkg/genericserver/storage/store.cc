@@ -390,6 +390,7 @@ class StoreWatcher final : public Watcher {
   }
 
   void Stop() override { kv_->Stop(); }
+  bool RequestProgress() override { return kv_->RequestProgress(); }
 
  private:
   std::optional<WatchEvent> Convert(const KVEvent& ev) {
@@ -399,23 +400,17 @@ class StoreWatcher final : public Watcher {
       return WatchEvent{Type::kBookmark, BookmarkObject(ev.revision, false), std::nullopt};
     }
     const int64_t rev = ev.kv.mod_revision;
-    ObjectPtr previous;
+    ObjectPtr previous, current;
     if (ev.prev) {
       auto p = to_object_(*ev.prev, rev);  // the old state, at the event's revision
       if (p) previous = std::move(*p);
     }
-    const bool prev_matches = previous && options_.predicate.Matches(*previous);
-    if (ev.type == KVEvent::Type::kDelete) {
-      if (!prev_matches) return std::nullopt;
-      return WatchEvent{Type::kDeleted, previous, std::nullopt};
+    if (ev.type == KVEvent::Type::kPut) {
+      auto c = to_object_(ev.kv, rev);
+      if (!c) return std::nullopt;
+      current = std::move(*c);
     }
-    auto current = to_object_(ev.kv, rev);
-    if (!current) return std::nullopt;
-    const bool matches = options_.predicate.Matches(**current);
-    if (matches && prev_matches) return WatchEvent{Type::kModified, *current, std::nullopt};
-    if (matches) return WatchEvent{Type::kAdded, *current, std::nullopt};
-    if (prev_matches) return WatchEvent{Type::kDeleted, previous, std::nullopt};
-    return std::nullopt;
+    return ApplyPredicate(options_.predicate, previous, current);
   }
 
   std::unique_ptr<KVWatch> kv_;
@@ -501,6 +496,25 @@ std::string PrefixEnd(std::string_view prefix) {
     end.pop_back();
   }
   return std::string(1, '\0');  // every key: the backends treat "\0" as no upper bound
+}
+
+std::optional<WatchEvent> ApplyPredicate(const SelectionPredicate& predicate,
+                                         const ObjectPtr& previous, const ObjectPtr& current) {
+  using Type = WatchEvent::Type;
+  const bool was = previous && predicate.Matches(*previous);
+  const bool is = current && predicate.Matches(*current);
+  if (is && was) return WatchEvent{Type::kModified, current, std::nullopt};
+  if (is) return WatchEvent{Type::kAdded, current, std::nullopt};
+  if (was) {
+    // Left the selection (or deleted): the last state it was seen in, at this revision.
+    if (!current) return WatchEvent{Type::kDeleted, previous, std::nullopt};
+    auto gone = std::make_shared<Object>(*previous);
+    auto json = WithResourceVersion(*previous->json, current->revision);
+    if (json) gone->json = std::make_shared<const std::string>(std::move(*json));
+    gone->revision = current->revision;
+    return WatchEvent{Type::kDeleted, gone, std::nullopt};
+  }
+  return std::nullopt;
 }
 
 const char* WatchEventTypeName(WatchEvent::Type type) {

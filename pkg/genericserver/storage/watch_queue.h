@@ -47,7 +47,10 @@ class WatchHandle final : public KVWatch {
   ~WatchHandle() override { queue_->Stop(); }
   Awaitable<std::optional<Result<KVEvent>>> Next() override { return queue_->Next(); }
   void Stop() override { queue_->Stop(); }
-  void RequestProgress() override { queue_->RequestProgress(); }
+  bool RequestProgress() override {
+    queue_->RequestProgress();
+    return true;
+  }
 
  private:
   std::shared_ptr<WatchQueue> queue_;
