@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
         [kv = *kv, tag, w]() -> Awaitable<void> {
           for (long n = 0;; ++n) {
             std::string key = "/crash/" + tag + "/" + std::to_string(w) + "/" + std::to_string(n);
-            std::string value = R"({"metadata":{"name":")" + key + R"("},"n":)" + std::to_string(n) + "}";
+            std::string value =
+                R"({"metadata":{"name":")" + key + R"("},"n":)" + std::to_string(n) + "}";
             auto r = co_await kv->Create(key, value);
             if (!r || !r->succeeded) {
               std::fprintf(stderr, "write %s failed\n", key.c_str());
