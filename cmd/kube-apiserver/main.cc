@@ -40,9 +40,18 @@ int main(int argc, char** argv) {
   KLOG_INFO << "admin kubeconfig written to " << completed->AdminKubeconfig()
             << "; try: kubectl --kubeconfig " << completed->AdminKubeconfig() << " version";
 
-  app::ServerChain chain = app::CreateServerChain(completed->GenericConfig().Complete());
+  const genericserver::CompletedConfig config = completed->GenericConfig().Complete();
+  auto storage = storage::StorageFactory::Open(completed->StorageConfig(), *config.Get().io);
+  if (!storage) {
+    std::cerr << "Error: " << storage.error() << "\n";
+    return 1;
+  }
+  // Declared after the storage: the servers go first, then the storage they use.
+  app::ServerChain chain = app::CreateServerChain(config, **storage);
   chain.Outermost().PrepareRun();
+  (*storage)->Start();
   auto result = chain.Outermost().Run();
+  (*storage)->Stop();
   if (!result) {
     KLOG_ERROR << "Error: " << result.error();
     return 1;

@@ -6,14 +6,17 @@
 
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
+#include "pkg/genericserver/storage/factory.h"
 
 namespace master {
 
 class Instance {
  public:
   // The delegate must outlive the server.
+  // The storage must outlive the server.
   static std::unique_ptr<Instance> New(const genericserver::CompletedConfig& config,
-                                       genericserver::DelegationTarget& delegate);
+                                       genericserver::DelegationTarget& delegate,
+                                       storage::StorageFactory& storage);
   genericserver::GenericAPIServer& GenericServer() { return *generic_; }
 
  private:

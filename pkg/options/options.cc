@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "pkg/genericserver/authn/token_file.h"
@@ -128,6 +129,21 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
     return std::unexpected(std::vector{"writing the admin kubeconfig: " + r.error()});
   }
   return done;
+}
+
+storage::StorageConfig CompletedOptions::StorageConfig() const {
+  const Options& o = options_;
+  storage::StorageConfig c;
+  c.backend = o.storage.storage_backend;
+  c.sqlite_path = (fs::path(o.embedded.data_dir) / "state.db").string();
+  c.etcd_servers = o.storage.etcd_servers;
+  c.prefix = o.storage.etcd_prefix;
+  c.compaction.window = o.storage.compaction_interval;
+  // Look often enough that history is never kept much longer than the window.
+  c.compaction.interval =
+      std::clamp<util::Duration>(o.storage.compaction_interval / 5, std::chrono::seconds(1),
+                                 std::chrono::minutes(1));
+  return c;
 }
 
 genericserver::Config CompletedOptions::GenericConfig() const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pkg/genericserver/server/config.h"
+#include "pkg/genericserver/storage/factory.h"
 #include "pkg/options/authentication_options.h"
 #include "pkg/options/authorization_options.h"
 #include "pkg/options/certificates.h"
@@ -53,6 +54,8 @@ class CompletedOptions {
   const std::string& AdminKubeconfig() const { return options_.embedded.admin_kubeconfig; }
   // The configuration the aggregator, master and apiextensions servers share.
   genericserver::Config GenericConfig() const;
+  // Which storage to open, and where.
+  storage::StorageConfig StorageConfig() const;
 
  private:
   friend struct Options;

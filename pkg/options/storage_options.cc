@@ -12,6 +12,9 @@ void StorageOptions::AddFlags(FlagSet& fs) {
   fs.StringList("etcd-servers", &etcd_servers,
                 "etcd endpoints (scheme://ip:port) for --storage-backend=etcd3.");
   fs.String("etcd-prefix", &etcd_prefix, "The key prefix of every object in storage.");
+  fs.Duration("etcd-compaction-interval", &compaction_interval,
+              "How much history storage keeps: older revisions (beyond the newest 1000) are "
+              "compacted, for every backend. 0 turns compaction off.");
 }
 
 std::vector<std::string> StorageOptions::Validate() const {
@@ -31,6 +34,9 @@ std::vector<std::string> StorageOptions::Validate() const {
       errors.push_back("--etcd-servers " + util::Quote(server) +
                        " is not a valid URL: want http://host:port or https://host:port");
     }
+  }
+  if (compaction_interval.count() < 0) {
+    errors.push_back("--etcd-compaction-interval can not be negative value");
   }
   if (etcd_prefix.empty() || etcd_prefix.front() != '/') {
     errors.push_back("--etcd-prefix " + util::Quote(etcd_prefix) + " must start with \"/\"");

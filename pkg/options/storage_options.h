@@ -16,6 +16,9 @@ struct StorageOptions {
   std::string storage_backend = kStorageSqlite;
   std::vector<std::string> etcd_servers;
   std::string etcd_prefix = "/registry";
+  // History older than this is compacted away (watches and continue tokens older get
+  // 410 Expired); 0 turns compaction off.
+  util::Duration compaction_interval = std::chrono::minutes(5);
 
   void AddFlags(FlagSet& fs);
   std::vector<std::string> Validate() const;

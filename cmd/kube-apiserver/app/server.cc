@@ -3,11 +3,12 @@
 namespace app {
 
 // Built bottom-up: each server takes the one behind it as its delegate.
-ServerChain CreateServerChain(const genericserver::CompletedConfig& config) {
+ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
+                              storage::StorageFactory& storage) {
   ServerChain chain;
   chain.not_found = std::make_unique<genericserver::EmptyDelegate>();
   chain.extensions = apiextensions::CustomResourceDefinitions::New(config, *chain.not_found);
-  chain.master = master::Instance::New(config, chain.extensions->GenericServer());
+  chain.master = master::Instance::New(config, chain.extensions->GenericServer(), storage);
   chain.aggregator = aggregator::APIAggregator::New(config, chain.master->GenericServer());
   return chain;
 }

@@ -23,6 +23,8 @@ struct ServerChain {
   genericserver::GenericAPIServer& Outermost() { return aggregator->GenericServer(); }
 };
 
-ServerChain CreateServerChain(const genericserver::CompletedConfig& config);
+// The storage must outlive the chain.
+ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
+                              storage::StorageFactory& storage);
 
 }  // namespace app

@@ -1,5 +1,7 @@
 #include "pkg/genericserver/server/config.h"
 
+#include <boost/asio/io_context.hpp>
+
 #include "pkg/genericserver/authn/union.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
 
@@ -14,6 +16,7 @@ CompletedConfig Config::Complete() const {
   }
   if (!c.metrics) c.metrics = std::make_shared<Metrics>();
   if (!c.lifecycle) c.lifecycle = std::make_shared<Lifecycle>();
+  if (!c.io) c.io = std::make_shared<boost::asio::io_context>();
   if (c.external_address.empty()) {
     c.external_address =
         c.secure_serving.bind_address + ":" + std::to_string(c.secure_serving.port);

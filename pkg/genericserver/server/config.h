@@ -15,6 +15,10 @@
 #include "pkg/genericserver/server/version.h"
 #include "pkg/util/duration.h"
 
+namespace boost::asio {
+class io_context;
+}
+
 namespace genericserver {
 
 class CompletedConfig;
@@ -37,7 +41,10 @@ struct Config {
   VersionInfo version = BuildVersion();
   // "ip:port" that /api reports in serverAddressByClientCIDRs.
   std::string external_address;
-  // Threads that run the I/O loop; 0 means one per core.
+  // The I/O loop every server, the storage's watch caches and the hooks run on. Run()
+  // runs it on io_threads threads (0: one per core). Shared by the chain; made by
+  // Complete() when unset.
+  std::shared_ptr<boost::asio::io_context> io;
   int io_threads = 0;
 
   // Fills every unset member with its default.

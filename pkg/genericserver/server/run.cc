@@ -48,7 +48,7 @@ std::expected<void, std::string> GenericAPIServer::Run() {
   int threads = c.io_threads > 0
                     ? c.io_threads
                     : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
-  boost::asio::io_context io(threads);
+  boost::asio::io_context& io = *c.io;
 
   auto server = SecureServer::Create(io, c.secure_serving, FilteredHandler());
   if (!server) return std::unexpected(server.error());

@@ -12,11 +12,18 @@ genericserver::CompletedConfig OpenConfig() {
   genericserver::Config c;  // anonymous users, AlwaysAllow
   return c.Complete();
 }
+
+std::unique_ptr<storage::StorageFactory> MemoryStorage(const genericserver::CompletedConfig& c) {
+  storage::StorageConfig s;
+  s.backend = "memory";
+  return std::move(*storage::StorageFactory::Open(s, *c.Get().io));
+}
 }  // namespace
 
 TEST_CASE("delegation: each server answers its own paths, the rest fall through") {
   auto config = OpenConfig();
-  app::ServerChain chain = app::CreateServerChain(config);
+  auto storage = MemoryStorage(config);
+  app::ServerChain chain = app::CreateServerChain(config, *storage);
   chain.Outermost().PrepareRun();
   genericserver::Handler& front = chain.Outermost().FilteredHandler();
 
@@ -54,7 +61,8 @@ TEST_CASE("delegation: each server answers its own paths, the rest fall through"
 
 TEST_CASE("delegation: filters run once, on the outermost server") {
   auto config = OpenConfig();
-  app::ServerChain chain = app::CreateServerChain(config);
+  auto storage = MemoryStorage(config);
+  app::ServerChain chain = app::CreateServerChain(config, *storage);
   chain.Outermost().PrepareRun();
   testing::Serve(chain.Outermost().FilteredHandler(),
                  testing::MakeRequest("GET", "/apis/apiextensions.k8s.io/v1"));

@@ -6,6 +6,7 @@
 #include "pkg/genericserver/storage/memory/memory_kv.h"
 #include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
 #include "pkg/genericserver/storage/store.h"
+#include "test/unit/storage/etcd_fixture.h"
 
 namespace storagetest {
 
@@ -36,6 +37,7 @@ const std::vector<Backend>& AllBackends() {
       {"memory",
        [] { return std::make_shared<storage::Store>(storage::MemoryKV::New(), "/registry"); }},
       {"sqlite", SqliteStore},
+      {"etcd3", EtcdStore},  // one etcd per run (etcd_fixture.h), a prefix per store
   };
   return backends;
 }

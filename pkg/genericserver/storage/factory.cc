@@ -1,0 +1,56 @@
+#include "pkg/genericserver/storage/factory.h"
+
+#include "pkg/genericserver/storage/cacher/cacher.h"
+#include "pkg/genericserver/storage/memory/memory_kv.h"
+#include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
+#include "pkg/genericserver/storage/store.h"
+#include "pkg/util/log.h"
+
+namespace storage {
+
+std::expected<std::unique_ptr<StorageFactory>, std::string> StorageFactory::Open(
+    const StorageConfig& config, boost::asio::io_context& io) {
+  auto f = std::unique_ptr<StorageFactory>(new StorageFactory());
+  f->backend_ = config.backend;
+  f->io_ = &io;
+  if (config.backend == "memory") {
+    f->kv_ = MemoryKV::New();
+  } else if (config.backend == "sqlite") {
+    SqliteOptions options;
+    options.path = config.sqlite_path;
+    auto kv = SqliteKV::Open(options);
+    if (!kv) return std::unexpected("opening the sqlite storage: " + kv.error());
+    f->kv_ = *kv;
+  } else {
+    return std::unexpected("storage backend " + config.backend + " is not available");
+  }
+  f->store_ = std::make_shared<Store>(f->kv_, config.prefix);
+  f->compactor_ = std::make_unique<Compactor>(f->store_, config.compaction, io);
+  KLOG_INFO << "storage: " << config.backend
+            << (config.backend == "sqlite" ? " at " + config.sqlite_path : std::string());
+  return f;
+}
+
+StorageFactory::~StorageFactory() { Stop(); }
+
+std::shared_ptr<Interface> StorageFactory::ForResource(const std::string& resource_prefix) {
+  std::lock_guard lock(mu_);
+  auto& cacher = cachers_[resource_prefix];
+  if (!cacher) {
+    CacherOptions options;
+    options.resource_prefix = resource_prefix;
+    cacher = std::make_shared<Cacher>(store_, options, *io_);
+    cacher->Start();
+  }
+  return cacher;
+}
+
+void StorageFactory::Start() { compactor_->Start(); }
+
+void StorageFactory::Stop() {
+  if (compactor_) compactor_->Stop();
+  std::lock_guard lock(mu_);
+  for (auto& [prefix, cacher] : cachers_) cacher->Stop();
+}
+
+}  // namespace storage
