@@ -5,7 +5,7 @@
 //  3. watch fan-out: 1,000 watchers on one prefix, delivery latency, through the watch
 //     cache against 1,000 watchers on the store itself;
 //  4. compaction of a long history while 16 writers write: the worst write latency.
-// Usage: storage_bench [--quick]   (results: bench/README.md)
+// Usage: storage_bench [--quick] [--only=N] [--backends=a,b]   (results: bench/README.md)
 #include <utility>  // before Asio
 
 #include <signal.h>
@@ -27,8 +27,8 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_future.hpp>
 
@@ -46,6 +46,8 @@ using Clock = std::chrono::steady_clock;
 using storage::Interface;
 
 bool quick = false;
+int only = 0;               // run only part N
+std::string only_backends;  // comma-separated names, empty: all
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
@@ -65,8 +67,8 @@ std::string Value(const std::string& name) {
   // About the size of a small ConfigMap.
   return R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":")" + name +
          R"(","namespace":"bench","uid":"0b9f8f5e-6a8c-4c47-b1c4-2f0c6a1d3e55",)"
-         R"("labels":{"app":"bench","tier":"storage"}},"data":{"key":")" + std::string(200, 'x') +
-         R"("}})";
+         R"("labels":{"app":"bench","tier":"storage"}},"data":{"key":")" +
+         std::string(200, 'x') + R"("}})";
 }
 
 // A local etcd for the comparison, on free ports, its data beside the sqlite file's.
@@ -274,7 +276,12 @@ std::shared_ptr<storage::SqliteKV> OpenSqlite(const std::string& path, size_t ma
 }  // namespace
 
 int main(int argc, char** argv) {
-  quick = argc > 1 && std::string(argv[1]) == "--quick";
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--quick") quick = true;
+    if (a.starts_with("--only=")) only = std::stoi(a.substr(7));
+    if (a.starts_with("--backends=")) only_backends = "," + a.substr(11) + ",";
+  }
   const auto duration = std::chrono::milliseconds(quick ? 500 : 2000);
   char tmpl[] = "/var/tmp/kas-bench-XXXXXX";  // on disk, not tmpfs: fsync must cost
   const std::string dir = mkdtemp(tmpl);
@@ -288,6 +295,7 @@ int main(int argc, char** argv) {
   auto etcd_kv = etcd.Open();
   std::vector<Backend> backends;
   auto add = [&](std::string name, std::shared_ptr<storage::KV> kv) {
+    if (!only_backends.empty() && only_backends.find("," + name + ",") == std::string::npos) return;
     auto store = std::make_shared<storage::Store>(kv, "/registry");
     backends.push_back({std::move(name), kv, store});
   };
@@ -306,120 +314,141 @@ int main(int argc, char** argv) {
     return nullptr;
   };
 
-  std::printf("## 1. Writes (Store::Create of ~450-byte objects, %.1f s each)\n\n",
-              Seconds(duration));
-  std::printf("| backend | writers | writes/s | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|\n");
-  std::map<std::pair<std::string, int>, WriteResult> writes;
-  for (int writers : {1, 16, 64}) {
-    for (auto& b : backends) {
-      auto r = Writes(io, *b.store, "/bench/w" + std::to_string(writers) + "/", writers, duration);
-      writes[{b.name, writers}] = r;
-      std::printf("| %s | %d | %.0f | %.2f | %.2f | %.2f |\n", b.name.c_str(), writers,
-                  r.ops_per_second, r.p50_ms, r.p99_ms, r.max_ms);
-      std::fflush(stdout);
-    }
-  }
-  std::printf("\n| ratio (writes/s) | 1 writer | 16 writers | 64 writers |\n|---|---|---|---|\n");
-  for (auto [num, den] : {std::pair{"sqlite", "sqlite-1"}, std::pair{"sqlite", "etcd3"}}) {
-    if (!find(num) || !find(den)) continue;
-    std::printf("| %s / %s |", num, den);
+  if (only == 0 || only == 1) {
+    std::printf("## 1. Writes (Store::Create of ~450-byte objects, %.1f s each)\n\n",
+                Seconds(duration));
+    std::printf(
+        "| backend | writers | writes/s | p50 ms | p99 ms | max ms | writes per commit |\n"
+        "|---|---|---|---|---|---|---|\n");
+    std::map<std::pair<std::string, int>, WriteResult> writes;
     for (int writers : {1, 16, 64}) {
-      std::printf(" %.1fx |", writes[{num, writers}].ops_per_second /
-                                  std::max(1.0, writes[{den, writers}].ops_per_second));
+      for (auto& b : backends) {
+        auto before = Await(io, b.kv->Stats());
+        auto r =
+            Writes(io, *b.store, "/bench/w" + std::to_string(writers) + "/", writers, duration);
+        auto after = Await(io, b.kv->Stats());
+        writes[{b.name, writers}] = r;
+        char per_commit[32] = "-";
+        if (before && after && after->commits > before->commits) {
+          std::snprintf(per_commit, sizeof per_commit, "%.1f",
+                        static_cast<double>(after->committed_writes - before->committed_writes) /
+                            static_cast<double>(after->commits - before->commits));
+        }
+        std::printf("| %s | %d | %.0f | %.2f | %.2f | %.2f | %s |\n", b.name.c_str(), writers,
+                    r.ops_per_second, r.p50_ms, r.p99_ms, r.max_ms, per_commit);
+        std::fflush(stdout);
+      }
     }
-    std::printf("\n");
-  }
-
-  const int list_size = 10000;
-  std::printf("\n## 2. List of %d objects (median of 5)\n\n| source | ms |\n|---|---|\n", list_size);
-  std::map<std::string, double> lists;
-  for (auto& b : backends) {
-    Populate(io, *b.store, "/bench/list/", list_size);
-    lists[b.name] = ListMillis(io, *b.store, "/bench/list/", list_size);
-    std::printf("| %s | %.1f |\n", b.name.c_str(), lists[b.name]);
-  }
-  {
-    storage::CacherOptions o;
-    o.resource_prefix = "/bench/list/";
-    auto cacher = std::make_shared<storage::Cacher>(find("sqlite")->store, o, io);
-    cacher->Start();
-    while (!cacher->Ready()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    lists["watch cache"] = ListMillis(io, *cacher, "/bench/list/", list_size);
-    std::printf("| watch cache (over sqlite) | %.1f |\n", lists["watch cache"]);
-    cacher->Stop();
-  }
-  if (lists.count("etcd3")) {
-    std::printf("\nsqlite / etcd3 list time: %.2fx; watch cache / etcd3: %.3fx\n",
-                lists["sqlite"] / lists["etcd3"], lists["watch cache"] / lists["etcd3"]);
-  }
-
-  const int watchers = 1000, events = quick ? 50 : 200;
-  std::printf("\n## 3. Watch fan-out: %d watchers, %d events 5 ms apart (sqlite)\n\n", watchers,
-              events);
-  std::printf("| watchers on | p50 ms | p99 ms | deliveries |\n|---|---|---|---|\n");
-  {
-    Backend& s = *find("sqlite");
-    storage::CacherOptions o;
-    o.resource_prefix = "/bench/fan/";
-    auto cacher = std::make_shared<storage::Cacher>(s.store, o, io);
-    cacher->Start();
-    while (!cacher->Ready()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    auto cached = WatchFanOut(io, *cacher, *s.store, "/bench/fan/", watchers, events);
-    std::printf("| watch cache | %.2f | %.2f | %zu |\n", cached.p50_ms, cached.p99_ms,
-                cached.delivered);
-    auto direct = WatchFanOut(io, *s.store, *s.store, "/bench/fan2/", watchers, events);
-    std::printf("| the store (reference) | %.2f | %.2f | %zu |\n", direct.p50_ms, direct.p99_ms,
-                direct.delivered);
-    std::printf("\nwatch cache / store p99: %.2fx\n", cached.p99_ms / std::max(0.001, direct.p99_ms));
-    cacher->Stop();
-  }
-
-  std::printf("\n## 4. Compaction under load (sqlite, 16 writers)\n\n");
-  {
-    Backend& s = *find("sqlite");
-    // A long history: 200 keys updated until there are `history` revisions to drop.
-    const int history = quick ? 20000 : 100000;
-    Populate(io, *s.store, "/bench/hist/", 200);
-    std::atomic<int> next{0}, done{0};
-    for (int w = 0; w < 64; ++w) {
-      net::co_spawn(
-          net::make_strand(io),
-          [&]() -> Awaitable<void> {
-            for (int i; (i = next++) < history;) {
-              std::string key = "/bench/hist/" + std::to_string(100000 + i % 200);
-              storage::Preconditions none;
-              storage::UpdateFunc bump = [i](const storage::ObjectPtr&)
-                  -> Awaitable<std::expected<std::string, storage::StorageError>> {
-                co_return Value("v" + std::to_string(i));
-              };
-              co_await s.store->GuaranteedUpdate(key, none, false, bump, nullptr);
-            }
-            ++done;
-          },
-          net::detached);
+    std::printf("\n| ratio (writes/s) | 1 writer | 16 writers | 64 writers |\n|---|---|---|---|\n");
+    for (auto [num, den] : {std::pair{"sqlite", "sqlite-1"}, std::pair{"sqlite", "etcd3"}}) {
+      if (!find(num) || !find(den)) continue;
+      std::printf("| %s / %s |", num, den);
+      for (int writers : {1, 16, 64}) {
+        std::printf(" %.1fx |", writes[{num, writers}].ops_per_second /
+                                    std::max(1.0, writes[{den, writers}].ops_per_second));
+      }
+      std::printf("\n");
     }
-    while (done < 64) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    auto baseline = Writes(io, *s.store, "/bench/c0/", 16, std::chrono::seconds(2));
-    auto current = Await(io, s.store->CurrentRevision());
-    std::atomic<bool> compacted{false};
-    double compact_seconds = 0;
-    std::thread compactor([&] {
-      const auto t0 = Clock::now();
-      Await(io, s.store->Compact(*current));
-      compact_seconds = Seconds(Clock::now() - t0);
-      compacted = true;
-    });
-    auto during = Writes(io, *s.store, "/bench/c1/", 16, std::chrono::seconds(quick ? 2 : 4));
-    compactor.join();
-    std::printf("compacted %lld revisions in %.2f s%s\n\n", static_cast<long long>(*current),
-                compact_seconds, compacted ? "" : " (not finished)");
-    std::printf("| writes | writes/s | p99 ms | max ms |\n|---|---|---|---|\n");
-    std::printf("| without compaction | %.0f | %.2f | %.2f |\n", baseline.ops_per_second,
-                baseline.p99_ms, baseline.max_ms);
-    std::printf("| during compaction | %.0f | %.2f | %.2f |\n", during.ops_per_second, during.p99_ms,
-                during.max_ms);
-    std::printf("\nworst write delay added by compaction: %.2f ms (target: under 50 ms)\n",
-                std::max(0.0, during.max_ms - baseline.max_ms));
+  }
+
+  if (only == 0 || only == 2) {
+    const int list_size = 10000;
+    std::printf("\n## 2. List of %d objects (median of 5)\n\n| source | ms |\n|---|---|\n",
+                list_size);
+    std::map<std::string, double> lists;
+    for (auto& b : backends) {
+      Populate(io, *b.store, "/bench/list/", list_size);
+      lists[b.name] = ListMillis(io, *b.store, "/bench/list/", list_size);
+      std::printf("| %s | %.1f |\n", b.name.c_str(), lists[b.name]);
+    }
+    if (find("sqlite")) {
+      storage::CacherOptions o;
+      o.resource_prefix = "/bench/list/";
+      auto cacher = std::make_shared<storage::Cacher>(find("sqlite")->store, o, io);
+      cacher->Start();
+      while (!cacher->Ready()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      lists["watch cache"] = ListMillis(io, *cacher, "/bench/list/", list_size);
+      std::printf("| watch cache (over sqlite) | %.1f |\n", lists["watch cache"]);
+      cacher->Stop();
+    }
+    if (lists.count("etcd3") && lists.count("sqlite")) {
+      std::printf("\nsqlite / etcd3 list time: %.2fx; watch cache / etcd3: %.3fx\n",
+                  lists["sqlite"] / lists["etcd3"], lists["watch cache"] / lists["etcd3"]);
+    }
+  }
+
+  if ((only == 0 || only == 3) && find("sqlite")) {
+    const int watchers = 1000, events = quick ? 50 : 200;
+    std::printf("\n## 3. Watch fan-out: %d watchers, %d events 5 ms apart (sqlite)\n\n", watchers,
+                events);
+    std::printf("| watchers on | p50 ms | p99 ms | deliveries |\n|---|---|---|---|\n");
+    {
+      Backend& s = *find("sqlite");
+      storage::CacherOptions o;
+      o.resource_prefix = "/bench/fan/";
+      auto cacher = std::make_shared<storage::Cacher>(s.store, o, io);
+      cacher->Start();
+      while (!cacher->Ready()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      auto cached = WatchFanOut(io, *cacher, *s.store, "/bench/fan/", watchers, events);
+      std::printf("| watch cache | %.2f | %.2f | %zu |\n", cached.p50_ms, cached.p99_ms,
+                  cached.delivered);
+      auto direct = WatchFanOut(io, *s.store, *s.store, "/bench/fan2/", watchers, events);
+      std::printf("| the store (reference) | %.2f | %.2f | %zu |\n", direct.p50_ms, direct.p99_ms,
+                  direct.delivered);
+      std::printf("\nwatch cache / store p99: %.2fx\n",
+                  cached.p99_ms / std::max(0.001, direct.p99_ms));
+      cacher->Stop();
+    }
+  }
+
+  if ((only == 0 || only == 4) && find("sqlite")) {
+    std::printf("\n## 4. Compaction under load (sqlite, 16 writers)\n\n");
+    {
+      Backend& s = *find("sqlite");
+      // A long history: 200 keys updated until there are `history` revisions to drop.
+      const int history = quick ? 20000 : 100000;
+      Populate(io, *s.store, "/bench/hist/", 200);
+      std::atomic<int> next{0}, done{0};
+      for (int w = 0; w < 64; ++w) {
+        net::co_spawn(
+            net::make_strand(io),
+            [&]() -> Awaitable<void> {
+              for (int i; (i = next++) < history;) {
+                std::string key = "/bench/hist/" + std::to_string(100000 + i % 200);
+                storage::Preconditions none;
+                storage::UpdateFunc bump = [i](const storage::ObjectPtr&)
+                    -> Awaitable<std::expected<std::string, storage::StorageError>> {
+                  co_return Value("v" + std::to_string(i));
+                };
+                co_await s.store->GuaranteedUpdate(key, none, false, bump, nullptr);
+              }
+              ++done;
+            },
+            net::detached);
+      }
+      while (done < 64) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      auto baseline = Writes(io, *s.store, "/bench/c0/", 16, std::chrono::seconds(2));
+      auto current = Await(io, s.store->CurrentRevision());
+      std::atomic<bool> compacted{false};
+      double compact_seconds = 0;
+      std::thread compactor([&] {
+        const auto t0 = Clock::now();
+        Await(io, s.store->Compact(*current));
+        compact_seconds = Seconds(Clock::now() - t0);
+        compacted = true;
+      });
+      auto during = Writes(io, *s.store, "/bench/c1/", 16, std::chrono::seconds(quick ? 2 : 4));
+      compactor.join();
+      std::printf("compacted %lld revisions in %.2f s%s\n\n", static_cast<long long>(*current),
+                  compact_seconds, compacted ? "" : " (not finished)");
+      std::printf("| writes | writes/s | p99 ms | max ms |\n|---|---|---|---|\n");
+      std::printf("| without compaction | %.0f | %.2f | %.2f |\n", baseline.ops_per_second,
+                  baseline.p99_ms, baseline.max_ms);
+      std::printf("| during compaction | %.0f | %.2f | %.2f |\n", during.ops_per_second,
+                  during.p99_ms, during.max_ms);
+      std::printf("\nworst write delay added by compaction: %.2f ms (target: under 50 ms)\n",
+                  std::max(0.0, during.max_ms - baseline.max_ms));
+    }
   }
 
   for (auto& b : backends) {

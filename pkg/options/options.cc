@@ -140,9 +140,8 @@ storage::StorageConfig CompletedOptions::StorageConfig() const {
   c.prefix = o.storage.etcd_prefix;
   c.compaction.window = o.storage.compaction_interval;
   // Look often enough that history is never kept much longer than the window.
-  c.compaction.interval =
-      std::clamp<util::Duration>(o.storage.compaction_interval / 5, std::chrono::seconds(1),
-                                 std::chrono::minutes(1));
+  c.compaction.interval = std::clamp<util::Duration>(
+      o.storage.compaction_interval / 5, std::chrono::seconds(1), std::chrono::minutes(1));
   return c;
 }
 

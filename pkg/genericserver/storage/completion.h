@@ -5,6 +5,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/dispatch.hpp>
@@ -16,6 +18,41 @@
 #include "pkg/genericserver/server/awaitable.h"
 
 namespace storage {
+
+// Completions made on one thread between construction and destruction are collected and
+// then posted with one post per io_context instead of one each: a writer that completes
+// a batch of writes wakes each I/O loop once. Not thread-safe: one per thread at a time.
+class CompletionBatch {
+ public:
+  CompletionBatch() : previous_(current_) { current_ = this; }
+  ~CompletionBatch() {
+    current_ = previous_;
+    for (auto& [executor, fns] : pending_) {
+      boost::asio::post(executor, [fns = std::move(fns)]() mutable {
+        for (auto& fn : fns) fn();
+      });
+    }
+  }
+  CompletionBatch(const CompletionBatch&) = delete;
+  CompletionBatch& operator=(const CompletionBatch&) = delete;
+
+  static CompletionBatch* Current() { return current_; }
+  void Add(const boost::asio::io_context::executor_type& executor, std::function<void()> fn) {
+    for (auto& [e, fns] : pending_) {
+      if (e == executor) {
+        fns.push_back(std::move(fn));
+        return;
+      }
+    }
+    pending_.push_back({executor, {std::move(fn)}});
+  }
+
+ private:
+  static inline thread_local CompletionBatch* current_ = nullptr;
+  CompletionBatch* previous_;
+  std::vector<std::pair<boost::asio::io_context::executor_type, std::vector<std::function<void()>>>>
+      pending_;
+};
 
 // Suspends the calling coroutine and calls start(done); done(value), called once from
 // any thread, resumes the coroutine on its own executor (its strand) with value.
@@ -41,7 +78,7 @@ Awaitable<T> AwaitCallback(std::function<void(std::function<void(T)>)> start) {
         state->handler.emplace(std::move(handler));
         state->work.emplace(io.get_executor());
         start([state, io_executor = io.get_executor()](T value) {
-          boost::asio::post(io_executor, [state, value = std::move(value)]() mutable {
+          std::function<void()> resume = [state, value = std::move(value)]() mutable {
             Handler h = std::move(*state->handler);
             state->handler.reset();
             state->work.reset();
@@ -49,7 +86,12 @@ Awaitable<T> AwaitCallback(std::function<void(std::function<void(T)>)> start) {
             boost::asio::dispatch(strand, [h = std::move(h), value = std::move(value)]() mutable {
               h(std::move(value));
             });
-          });
+          };
+          if (CompletionBatch* batch = CompletionBatch::Current()) {
+            batch->Add(io_executor, std::move(resume));
+          } else {
+            boost::asio::post(io_executor, std::move(resume));
+          }
         });
       },
       boost::asio::use_awaitable);

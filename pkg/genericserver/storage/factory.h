@@ -21,8 +21,8 @@ namespace storage {
 class Cacher;
 
 struct StorageConfig {
-  std::string backend = "sqlite";  // sqlite | etcd3 | memory
-  std::string sqlite_path;         // for sqlite
+  std::string backend = "sqlite";         // sqlite | etcd3 | memory
+  std::string sqlite_path;                // for sqlite
   std::vector<std::string> etcd_servers;  // for etcd3
   std::string prefix = "/registry";
   CompactorOptions compaction;

@@ -91,6 +91,9 @@ struct KVStats {
   int64_t file_bytes = 0;  // on disk, where there is a disk
   int64_t revision = 0;
   int64_t compact_revision = 0;
+  // Group commit, where there is one: transactions committed and writes in them.
+  int64_t commits = 0;
+  int64_t committed_writes = 0;
 };
 
 class KV {

@@ -105,6 +105,8 @@ std::expected<int64_t, std::string> Connection::QueryInt(const std::string& sql)
 
 std::string Connection::Error() const { return sqlite3_errmsg(db_); }
 
+int Connection::Changes() const { return sqlite3_changes(db_); }
+
 ScopedRead::ScopedRead(Connection& c) : conn(c), ok(c.Exec("BEGIN").has_value()) {}
 ScopedRead::~ScopedRead() {
   if (ok) (void)conn.Exec("COMMIT");

@@ -51,6 +51,8 @@ class Connection {
   // A single integer from a query like "PRAGMA user_version".
   std::expected<int64_t, std::string> QueryInt(const std::string& sql);
   std::string Error() const;
+  // Rows changed by the last INSERT, UPDATE or DELETE.
+  int Changes() const;
   sqlite3* Raw() { return db_; }
 
  private:

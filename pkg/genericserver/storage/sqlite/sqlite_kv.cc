@@ -392,6 +392,8 @@ Awaitable<Result<KVStats>> SqliteKV::Stats() {
   ReleaseReader(std::move(conn));
   s.revision = revision_.load();
   s.compact_revision = compact_revision_.load();
+  s.commits = commits_.load();
+  s.committed_writes = committed_writes_.load();
   s.file_bytes = FileSize(options_.path) + FileSize(options_.path + "-wal");
   co_return s;
 }

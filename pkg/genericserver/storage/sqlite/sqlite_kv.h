@@ -38,6 +38,8 @@ struct SqliteOptions {
   std::string path;
   // Writes applied per transaction; 1 turns group commit off (one fsync per write).
   size_t max_batch = 1000;
+  // How long a batch may wait for writers that were in the previous one (only then).
+  util::Duration commit_delay = std::chrono::microseconds(200);
   // PRAGMA synchronous=FULL: a write is on disk when it is acknowledged.
   bool synchronous_full = true;
   // Recent events kept in memory so that new watches catch up without a query.
@@ -111,6 +113,9 @@ class SqliteKV final : public KV, public std::enable_shared_from_this<SqliteKV> 
   std::atomic<int64_t> compact_revision_{0};
   int64_t compact_cursor_ = 0;  // writer thread only
   int64_t next_revision_ = 0;   // writer thread only: revisions handed out in the open batch
+  size_t last_batch_ = 0;       // writer thread only
+  std::atomic<int64_t> commits_{0};
+  std::atomic<int64_t> committed_writes_{0};
 
   std::mutex queue_mu_;
   std::condition_variable queue_cv_;  // wakes the writer

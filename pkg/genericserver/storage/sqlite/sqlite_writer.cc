@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "pkg/genericserver/storage/completion.h"
 #include "pkg/genericserver/storage/sqlite/db.h"
 #include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
 #include "pkg/genericserver/storage/watch_queue.h"
@@ -40,6 +41,13 @@ void SqliteKV::WriterLoop() {
         return stopping_ || !ops_.empty() || !tasks_.empty() || !compactions_.empty();
       });
       tasks.swap(tasks_);
+      // Group commit: when the last batch showed several writers at work, give the ones
+      // still on their way (resuming after the previous commit) a moment to join this
+      // fsync. Alone, a writer never waits.
+      if (!ops_.empty() && last_batch_ > 1 && ops_.size() < last_batch_ && options_.max_batch > 1) {
+        queue_cv_.wait_for(lock, options_.commit_delay,
+                           [&] { return stopping_ || ops_.size() >= last_batch_; });
+      }
       while (!ops_.empty() && batch.size() < options_.max_batch) {
         batch.push_back(std::move(ops_.front()));
         ops_.pop_front();
@@ -49,6 +57,7 @@ void SqliteKV::WriterLoop() {
     }
     for (auto& task : tasks) task();
     if (!batch.empty()) {
+      last_batch_ = batch.size();
       ApplyBatch(batch);
       batch.clear();
       continue;  // writes first; compaction and vacuum in the gaps
@@ -67,31 +76,54 @@ void SqliteKV::WriterLoop() {
 
 Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
   Connection& db = *writer_;
-  // The key's newest version, with its value for the event and for a failed compare.
-  Statement& cur = db.Prepare(
-      "SELECT l.create_revision, l.revision, l.value FROM current c "
-      "JOIN log l ON l.revision = c.revision WHERE c.key = ?1");
-  cur.BindText(1, op.key);
-  std::optional<KeyValue> current;
-  int rc = cur.Step();
-  Check(rc, db);
-  if (rc == SQLITE_ROW) {
-    current =
-        KeyValue{op.key, std::make_shared<const std::string>(cur.Blob(2)), cur.Int(0), cur.Int(1)};
-  }
-  cur.Reset();
-
-  TxnResult result;
-  const bool ok = op.kind == WriteOp::Kind::kCreate
-                      ? !current
-                      : current && current->mod_revision == op.expected;
-  if (!ok) {
-    result.revision = next_revision_;
-    result.current = std::move(current);
-    return result;
-  }
-  const int64_t rev = ++next_revision_;
+  const bool creating = op.kind == WriteOp::Kind::kCreate;
   const bool deleting = op.kind == WriteOp::Kind::kDelete;
+  auto read_current = [&]() -> std::optional<KeyValue> {
+    // The key's newest version, with its value for the event and for a failed compare.
+    Statement& cur = db.Prepare(
+        "SELECT l.create_revision, l.revision, l.value FROM current c "
+        "JOIN log l ON l.revision = c.revision WHERE c.key = ?1");
+    cur.BindText(1, op.key);
+    std::optional<KeyValue> kv;
+    int rc = cur.Step();
+    Check(rc, db);
+    if (rc == SQLITE_ROW) {
+      kv = KeyValue{op.key, std::make_shared<const std::string>(cur.Blob(2)), cur.Int(0),
+                    cur.Int(1)};
+    }
+    cur.Reset();
+    return kv;
+  };
+  TxnResult result;
+  const int64_t rev = next_revision_ + 1;
+  std::optional<KeyValue> current;
+  if (creating) {
+    // The common case first: the key is new, and claiming it is the compare.
+    Statement& claim = db.Prepare(
+        "INSERT INTO current (key, revision) VALUES (?1, ?2) ON CONFLICT(key) DO NOTHING");
+    claim.BindText(1, op.key).Bind(2, rev);
+    Check(claim.Step(), db);
+    claim.Reset();
+    if (db.Changes() == 0) {
+      result.revision = next_revision_;
+      result.current = read_current();
+      return result;
+    }
+  } else {
+    current = read_current();
+    if (!current || current->mod_revision != op.expected) {
+      result.revision = next_revision_;
+      result.current = std::move(current);
+      return result;
+    }
+    Statement& idx = deleting ? db.Prepare("DELETE FROM current WHERE key = ?1")
+                              : db.Prepare("UPDATE current SET revision = ?2 WHERE key = ?1");
+    idx.BindText(1, op.key);
+    if (!deleting) idx.Bind(2, rev);
+    Check(idx.Step(), db);
+    idx.Reset();
+  }
+  next_revision_ = rev;
   const int64_t created = deleting ? 0 : (current ? current->create_revision : rev);
   Statement& ins = db.Prepare(
       "INSERT INTO log (revision, key, create_revision, prev_revision, deleted, value) "
@@ -108,14 +140,6 @@ Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
   }
   Check(ins.Step(), db);
   ins.Reset();
-  Statement& idx = deleting ? db.Prepare("DELETE FROM current WHERE key = ?1")
-                            : db.Prepare(
-                                  "INSERT INTO current (key, revision) VALUES (?1, ?2) "
-                                  "ON CONFLICT(key) DO UPDATE SET revision = excluded.revision");
-  idx.BindText(1, op.key);
-  if (!deleting) idx.Bind(2, rev);
-  Check(idx.Step(), db);
-  idx.Reset();
 
   KVEvent e;
   e.revision = rev;
@@ -165,7 +189,10 @@ void SqliteKV::ApplyBatch(std::vector<WriteOp>& ops) {
     return;
   }
   revision_ = next_revision_;
+  ++commits_;
+  committed_writes_ += static_cast<int64_t>(ops.size());
   Publish(events);
+  CompletionBatch wake_once;  // one wake-up per I/O loop for the whole batch
   for (size_t i = 0; i < ops.size(); ++i) {
     if (results[i] && !results[i]->succeeded) results[i]->revision = next_revision_;
     ops[i].done(std::move(results[i]));
