@@ -2,7 +2,11 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 
+#include <boost/asio/executor_work_guard.hpp>
+
+#include "pkg/genericserver/storage/cacher/cacher.h"
 #include "pkg/genericserver/storage/memory/memory_kv.h"
 #include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
 #include "pkg/genericserver/storage/store.h"
@@ -30,7 +34,42 @@ std::shared_ptr<storage::Interface> SqliteStore() {
     std::filesystem::remove_all(dir);
   });
 }
+// The loop the suite's watch caches run on, for the whole test run.
+boost::asio::io_context& CacherLoop() {
+  static auto* loop = [] {
+    auto* io = new boost::asio::io_context();
+    auto* work = new boost::asio::executor_work_guard<boost::asio::io_context::executor_type>(
+        io->get_executor());
+    (void)work;  // never released: the loop lives as long as the process
+    std::thread([io] { io->run(); }).detach();
+    return io;
+  }();
+  return *loop;
+}
+
+// The watch cache (over "/configmaps/", the suite's prefix) in front of a backend.
+std::function<std::shared_ptr<storage::Interface>()> Cached(
+    std::function<std::shared_ptr<storage::Interface>()> make) {
+  return [make] {
+    auto backend = make();
+    storage::CacherOptions options;
+    options.resource_prefix = "/configmaps/";
+    options.freshness_timeout = std::chrono::milliseconds(300);
+    auto* cacher = new storage::Cacher(backend, options, CacherLoop());
+    cacher->Start();
+    for (int i = 0; i < 1000 && !cacher->Ready(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return std::shared_ptr<storage::Interface>(cacher, [backend](storage::Cacher* c) mutable {
+      c->Stop();
+      delete c;
+      backend.reset();
+    });
+  };
+}
 }  // namespace
+
+bool IsCached(const std::string& backend) { return backend.starts_with("cacher-"); }
 
 const std::vector<Backend>& AllBackends() {
   static const std::vector<Backend> backends = {
@@ -38,6 +77,11 @@ const std::vector<Backend>& AllBackends() {
        [] { return std::make_shared<storage::Store>(storage::MemoryKV::New(), "/registry"); }},
       {"sqlite", SqliteStore},
       {"etcd3", EtcdStore},  // one etcd per run (etcd_fixture.h), a prefix per store
+      {"cacher-memory", Cached([] {
+         return std::make_shared<storage::Store>(storage::MemoryKV::New(), "/registry");
+       })},
+      {"cacher-sqlite", Cached(SqliteStore)},
+      {"cacher-etcd3", Cached(EtcdStore)},
   };
   return backends;
 }

@@ -42,6 +42,8 @@ struct Backend {
 // Every backend the suite runs against (memory, sqlite, etcd3, and each behind the cacher).
 const std::vector<Backend>& AllBackends();
 const Backend& FindBackend(const std::string& name);
+// Whether the backend is a watch cache in front of a store ("cacher-*").
+bool IsCached(const std::string& backend);
 std::vector<std::string> BackendNames();
 
 // A fresh directory under /tmp; the caller removes it.

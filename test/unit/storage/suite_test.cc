@@ -306,7 +306,7 @@ TEST_CASE("storage: lists, pagination and resourceVersion semantics") {
   CHECK(stats->bytes > 0);
 }
 
-TEST_CASE("storage: watch from now, from a revision, and from 0") {
+TEST_CASE("storage: watch from a revision, and from the current state") {
   auto backend = GENERATE(from_range(BackendNames()));
   INFO("backend: " << backend);
   auto s = Make(backend);
@@ -316,9 +316,8 @@ TEST_CASE("storage: watch from now, from a revision, and from 0") {
   from_a.resource_version = std::to_string(a->revision);
   auto w = Run(s->Watch("/configmaps/ns/", from_a));
   REQUIRE(w);
-  storage::WatchOptions from_zero;
-  from_zero.resource_version = "0";
-  auto w0 = Run(s->Watch("/configmaps/", from_zero));
+  storage::WatchOptions current_state;  // "": consistent, the current objects first
+  auto w0 = Run(s->Watch("/configmaps/", current_state));
   REQUIRE(w0);
   storage::WatchOptions one_key;
   one_key.resource_version = std::to_string(a->revision);
@@ -412,11 +411,24 @@ TEST_CASE("storage: a watch from a compacted revision fails as too old") {
         s->GuaranteedUpdate("/configmaps/ns/a", {}, false, SetValue(std::to_string(i)), nullptr)));
   }
   auto now = Run(s->CurrentRevision());
+  // A watch cache must have caught up first: a cache still following the storage from
+  // before the compacted revision would rightly start over (and end its watchers).
+  storage::GetOptions caught_up;
+  caught_up.resource_version = std::to_string(*now);
+  for (int i = 0; i < 50 && !Run(s->Get("/configmaps/ns/a", caught_up)); ++i) {
+  }
   REQUIRE(Run(s->Compact(*now - 1)));
   storage::WatchOptions old;
   old.resource_version = std::to_string(a->revision);
   auto w = Run(s->Watch("/configmaps/ns/", old));
-  if (w) {  // some backends report it as the first event
+  if (IsCached(backend)) {
+    // The watch cache still holds these events in its window: it serves them.
+    REQUIRE(w);
+    auto events = Collect(**w, 5);
+    REQUIRE(events.size() == 5);
+    CHECK(events[4].type == WatchEvent::Type::kModified);
+    CHECK(Parse(events[4].object)["data"]["value"] == "4");
+  } else if (w) {  // some backends report it as the first event
     auto events = Collect(**w, 1);
     REQUIRE(events.size() == 1);
     REQUIRE(events[0].type == WatchEvent::Type::kError);
