@@ -37,6 +37,7 @@
 #include "pkg/genericserver/storage/memory/memory_kv.h"
 #include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
 #include "pkg/genericserver/storage/store.h"
+#include "pkg/util/log.h"
 
 namespace {
 
@@ -46,8 +47,9 @@ using Clock = std::chrono::steady_clock;
 using storage::Interface;
 
 bool quick = false;
-int only = 0;               // run only part N
-std::string only_backends;  // comma-separated names, empty: all
+int only = 0;                // run only part N
+std::string only_backends;   // comma-separated names, empty: all
+bool no_checkpoint = false;  // experiment: the sqlite checkpointer idle
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
@@ -265,6 +267,9 @@ std::shared_ptr<storage::SqliteKV> OpenSqlite(const std::string& path, size_t ma
   storage::SqliteOptions o;
   o.path = path;
   o.max_batch = max_batch;
+  if (no_checkpoint) o.checkpoint_interval = std::chrono::hours(1);
+  if (const char* ms = getenv("KAS_CHECKPOINT_MS"))
+    o.checkpoint_interval = std::chrono::milliseconds(atoi(ms));
   auto kv = storage::SqliteKV::Open(o);
   if (!kv) {
     std::fprintf(stderr, "%s\n", kv.error().c_str());
@@ -278,7 +283,9 @@ std::shared_ptr<storage::SqliteKV> OpenSqlite(const std::string& path, size_t ma
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a.starts_with("-v=")) util::log::SetVerbosity(std::stoi(a.substr(3)));
     if (a == "--quick") quick = true;
+    if (a == "--no-checkpoint") no_checkpoint = true;
     if (a.starts_with("--only=")) only = std::stoi(a.substr(7));
     if (a.starts_with("--backends=")) only_backends = "," + a.substr(11) + ",";
   }

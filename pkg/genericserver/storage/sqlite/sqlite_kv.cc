@@ -7,6 +7,7 @@
 
 #include "pkg/genericserver/storage/completion.h"
 #include "pkg/genericserver/storage/sqlite/db.h"
+#include "pkg/genericserver/storage/sqlite/history.h"
 #include "pkg/genericserver/storage/watch_queue.h"
 #include "pkg/util/log.h"
 
@@ -29,7 +30,6 @@ CREATE TABLE log (
   deleted INTEGER NOT NULL,
   value BLOB
 );
-CREATE INDEX log_key_revision ON log(key, revision);
 CREATE TABLE current (key TEXT PRIMARY KEY, revision INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 INSERT INTO meta VALUES ('revision', 0), ('compact_revision', 0), ('compact_cursor', 0);
@@ -96,8 +96,8 @@ std::expected<void, std::string> SqliteKV::Init() {
   }
   auto check = writer_->QueryInt(
       "SELECT COUNT(*) FROM sqlite_master WHERE name IN "
-      "('log','current','meta','log_key_revision')");
-  if (!check || *check != 4) return fail("the database is missing tables of schema version 1");
+      "('log','current','meta')");
+  if (!check || *check != 3) return fail("the database is missing tables of schema version 1");
   auto revision = writer_->QueryInt("SELECT value FROM meta WHERE name='revision'");
   auto compacted = writer_->QueryInt("SELECT value FROM meta WHERE name='compact_revision'");
   auto cursor = writer_->QueryInt("SELECT value FROM meta WHERE name='compact_cursor'");
@@ -190,12 +190,15 @@ Awaitable<Result<RangeResult>> SqliteKV::Range(std::string key, RangeOptions opt
         ErrorCode::kTooLargeResourceVersion, key,
         "required revision " + std::to_string(at) + " is a future revision", *newest, nullptr});
   }
-  RangeResult out;
-  out.revision = *newest;
-  const bool latest = at == *newest;
   const std::string end =
       options.end.empty() ? "" : (options.end == std::string(1, '\0') ? kUnbounded : options.end);
-
+  if (at < *newest) {
+    auto past = sqlite::RangeAt(*conn, key, end, at, options.limit, options.count_only);
+    if (past) past->revision = *newest;
+    co_return past;
+  }
+  RangeResult out;
+  out.revision = *newest;
   auto read_row = [&](Statement& s, int key_col) {
     KeyValue kv;
     kv.key = key_col >= 0 ? std::string(s.Text(key_col)) : key;
@@ -206,16 +209,10 @@ Awaitable<Result<RangeResult>> SqliteKV::Range(std::string key, RangeOptions opt
   };
 
   if (end.empty()) {
-    Statement& s = latest
-                       ? conn->Prepare(
-                             "SELECT l.create_revision, l.revision, l.value FROM current c "
-                             "JOIN log l ON l.revision = c.revision WHERE c.key = ?1")
-                       : conn->Prepare(
-                             "SELECT create_revision, revision, value FROM log "
-                             "WHERE key = ?1 AND revision <= ?2 AND deleted = 0 AND revision = "
-                             "(SELECT MAX(revision) FROM log WHERE key = ?1 AND revision <= ?2)");
+    Statement& s = conn->Prepare(
+        "SELECT l.create_revision, l.revision, l.value FROM current c "
+        "JOIN log l ON l.revision = c.revision WHERE c.key = ?1");
     s.BindText(1, key);
-    if (!latest) s.Bind(2, at);
     if (s.Step() == SQLITE_ROW) {
       out.count = 1;
       if (!options.count_only) out.kvs.push_back(read_row(s, -1));
@@ -226,19 +223,11 @@ Awaitable<Result<RangeResult>> SqliteKV::Range(std::string key, RangeOptions opt
 
   const int64_t limit = options.count_only ? 0 : (options.limit > 0 ? options.limit + 1 : -1);
   if (limit != 0) {
-    Statement& s = latest
-                       ? conn->Prepare(
-                             "SELECT c.key, l.create_revision, l.revision, l.value FROM current c "
-                             "JOIN log l ON l.revision = c.revision "
-                             "WHERE c.key >= ?1 AND c.key < ?2 ORDER BY c.key LIMIT ?3")
-                       : conn->Prepare(
-                             "SELECT l.key, l.create_revision, l.revision, l.value FROM "
-                             "(SELECT key, MAX(revision) AS rev FROM log "
-                             " WHERE key >= ?1 AND key < ?2 AND revision <= ?4 GROUP BY key) v "
-                             "JOIN log l ON l.revision = v.rev WHERE l.deleted = 0 "
-                             "ORDER BY l.key LIMIT ?3");
+    Statement& s = conn->Prepare(
+        "SELECT c.key, l.create_revision, l.revision, l.value FROM current c "
+        "JOIN log l ON l.revision = c.revision "
+        "WHERE c.key >= ?1 AND c.key < ?2 ORDER BY c.key LIMIT ?3");
     s.BindText(1, key).BindText(2, end).Bind(3, limit);
-    if (!latest) s.Bind(4, at);
     int rc;
     while ((rc = s.Step()) == SQLITE_ROW) out.kvs.push_back(read_row(s, 0));
     s.Reset();
@@ -252,13 +241,8 @@ Awaitable<Result<RangeResult>> SqliteKV::Range(std::string key, RangeOptions opt
     out.count = static_cast<int64_t>(out.kvs.size());
     co_return out;
   }
-  Statement& c = latest ? conn->Prepare("SELECT COUNT(*) FROM current WHERE key >= ?1 AND key < ?2")
-                        : conn->Prepare(
-                              "SELECT COUNT(*) FROM (SELECT key, MAX(revision) AS rev FROM log "
-                              "WHERE key >= ?1 AND key < ?2 AND revision <= ?3 GROUP BY key) v "
-                              "JOIN log l ON l.revision = v.rev WHERE l.deleted = 0");
+  Statement& c = conn->Prepare("SELECT COUNT(*) FROM current WHERE key >= ?1 AND key < ?2");
   c.BindText(1, key).BindText(2, end);
-  if (!latest) c.Bind(3, at);
   if (c.Step() == SQLITE_ROW) out.count = c.Int(0);
   c.Reset();
   co_return out;

@@ -45,6 +45,10 @@ struct SqliteOptions {
   // Recent events kept in memory so that new watches catch up without a query.
   size_t history_events = 10000;
   util::Duration checkpoint_interval = std::chrono::milliseconds(500);
+  // The WAL is restarted from its beginning once it holds this many frames (pages) and
+  // the checkpointer has copied nearly all of them; a file grown past wal_limit_bytes
+  // by a burst is truncated back at that restart.
+  int64_t wal_restart_frames = 4096;
   int64_t wal_limit_bytes = 64 << 20;
   int64_t compaction_step_revisions = 1000;
   int64_t vacuum_step_pages = 256;
@@ -97,6 +101,9 @@ class SqliteKV final : public KV, public std::enable_shared_from_this<SqliteKV> 
   void VacuumStep();
   void Publish(const std::vector<KVEvent>& events);
   void CheckpointLoop();
+  // Writer thread, between batches: finishes the checkpointer's work so that the next
+  // write starts the WAL over (under constant writes it never would otherwise).
+  void MaybeRestartWal();
   Awaitable<Result<TxnResult>> Submit(WriteOp op);
   // Catches a new watcher up from the log and registers it (writer thread).
   void RegisterFromLog(const std::shared_ptr<WatchQueue>& watcher, int64_t start);
@@ -115,6 +122,9 @@ class SqliteKV final : public KV, public std::enable_shared_from_this<SqliteKV> 
   int64_t next_revision_ = 0;   // writer thread only: revisions handed out in the open batch
   size_t last_batch_ = 0;       // writer thread only
   std::atomic<int64_t> commits_{0};
+  // Reported by the checkpointer: frames in the WAL and frames copied to the database.
+  std::atomic<int64_t> wal_frames_{0};
+  std::atomic<int64_t> wal_backfilled_{0};
   std::atomic<int64_t> committed_writes_{0};
 
   std::mutex queue_mu_;

@@ -1,7 +1,6 @@
 // The sqlite backend's writer thread (group commit, publication, compaction, vacuum)
 // and its checkpointer thread.
 #include <sqlite3.h>
-#include <sys/stat.h>
 
 #include <chrono>
 
@@ -60,6 +59,7 @@ void SqliteKV::WriterLoop() {
       last_batch_ = batch.size();
       ApplyBatch(batch);
       batch.clear();
+      MaybeRestartWal();
       continue;  // writes first; compaction and vacuum in the gaps
     }
     if (compacting) {
@@ -164,6 +164,7 @@ void SqliteKV::ApplyBatch(std::vector<WriteOp>& ops) {
   std::vector<KVEvent> events;
   results.reserve(ops.size());
   const int64_t before = next_revision_;
+  const auto started = std::chrono::steady_clock::now();
   std::string failure;
   try {
     if (auto r = db.Exec("BEGIN IMMEDIATE"); !r) throw BatchFailed{r.error()};
@@ -189,6 +190,11 @@ void SqliteKV::ApplyBatch(std::vector<WriteOp>& ops) {
     return;
   }
   revision_ = next_revision_;
+  if (auto took = std::chrono::steady_clock::now() - started;
+      took > std::chrono::milliseconds(20)) {
+    KLOG_V(4) << "sqlite commit of " << ops.size() << " writes took "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << "ms";
+  }
   ++commits_;
   committed_writes_ += static_cast<int64_t>(ops.size());
   Publish(events);
@@ -279,13 +285,19 @@ bool SqliteKV::CompactionStep() {
       Check(m.Step(), db);
       m.Reset();
     }
-    Statement& del = db.Prepare(
-        "DELETE FROM log WHERE revision > ?1 AND revision <= ?2 AND (deleted = 1 OR EXISTS "
-        "(SELECT 1 FROM log n WHERE n.key = log.key AND n.revision > log.revision "
-        "AND n.revision <= ?3))");
-    del.Bind(1, compact_cursor_).Bind(2, hi).Bind(3, target);
-    Check(del.Step(), db);
-    del.Reset();
+    // Versions a successor in this window supersedes (the window ends at or below the
+    // target), then the deletion markers in the window. Primary-key lookups only.
+    Statement& superseded = db.Prepare(
+        "DELETE FROM log WHERE revision IN (SELECT prev_revision FROM log "
+        "WHERE revision > ?1 AND revision <= ?2 AND prev_revision > 0)");
+    superseded.Bind(1, compact_cursor_).Bind(2, hi);
+    Check(superseded.Step(), db);
+    superseded.Reset();
+    Statement& markers =
+        db.Prepare("DELETE FROM log WHERE revision > ?1 AND revision <= ?2 AND deleted = 1");
+    markers.Bind(1, compact_cursor_).Bind(2, hi);
+    Check(markers.Step(), db);
+    markers.Reset();
     Statement& c = db.Prepare("UPDATE meta SET value = ?1 WHERE name = 'compact_cursor'");
     c.Bind(1, hi);
     Check(c.Step(), db);
@@ -317,28 +329,57 @@ void SqliteKV::VacuumStep() {
                       ")");
 }
 
+void SqliteKV::MaybeRestartWal() {
+  const int64_t frames = wal_frames_.load(), backfilled = wal_backfilled_.load();
+  // Only when the WAL is long and the checkpointer has done nearly all of the copying:
+  // what is left (the frames written during its last pass) is quick to copy here.
+  if (frames < options_.wal_restart_frames ||
+      frames - backfilled > options_.wal_restart_frames / 4) {
+    return;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  int log = 0, copied = 0;
+  sqlite3_wal_checkpoint_v2(writer_->Raw(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+  wal_frames_ = log;
+  wal_backfilled_ = copied;
+  KLOG_V(5) << "writer finished a checkpoint of " << frames - backfilled << " frames in "
+            << std::chrono::duration_cast<std::chrono::microseconds>(
+                   std::chrono::steady_clock::now() - started)
+                   .count()
+            << "us";
+}
+
 void SqliteKV::CheckpointLoop() {
   auto conn = Connection::Open(options_.path, SQLITE_OPEN_READWRITE);
   if (!conn) {
     KLOG_ERROR << "sqlite checkpointer: " << conn.error();
     return;
   }
-  const std::string wal = options_.path + "-wal";
+  // The C checkpoint call needs the connection to have read the file once.
+  (void)(*conn)->QueryInt("SELECT COUNT(*) FROM meta");
   for (;;) {
     {
       std::unique_lock lock(queue_mu_);
       if (stop_cv_.wait_for(lock, options_.checkpoint_interval, [&] { return stopping_; })) break;
     }
     // PASSIVE copies what it can without waiting for anyone: writers never stall on it.
-    (void)(*conn)->Exec("PRAGMA wal_checkpoint(PASSIVE)");
-    struct stat st {};
-    if (::stat(wal.c_str(), &st) == 0 && st.st_size > 4 * options_.wal_limit_bytes) {
-      // A WAL that a long reader kept from resetting: truncate it, but wait for others
-      // at most briefly, so that a write is never held for long.
-      sqlite3_busy_timeout((*conn)->Raw(), 10);
-      (void)(*conn)->Exec("PRAGMA wal_checkpoint(TRUNCATE)");
-      sqlite3_busy_timeout((*conn)->Raw(), 0);
+    // It never truncates either: a truncation waits for the file's pages to be written
+    // back, which held writers for 100+ ms here; the restart does it (journal_size_limit).
+    const auto started = std::chrono::steady_clock::now();
+    int log = 0, copied = 0;
+    int rc = sqlite3_wal_checkpoint_v2((*conn)->Raw(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &log,
+                                       &copied);
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+      KLOG_WARNING << "sqlite checkpoint: " << (*conn)->Error();
+      continue;
     }
+    wal_frames_ = log;
+    wal_backfilled_ = copied;
+    KLOG_V(6) << "checkpoint of " << log << " frames (" << copied << " copied) took "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - started)
+                     .count()
+              << "ms";
   }
 }
 
