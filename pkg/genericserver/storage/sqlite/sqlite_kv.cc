@@ -94,6 +94,7 @@ std::expected<void, std::string> SqliteKV::Init() {
         std::string("PRAGMA temp_store=MEMORY"), std::string("PRAGMA cache_size=-65536")}) {
     if (auto r = writer_->Exec(pragma); !r) return fail(pragma + ": " + r.error());
   }
+  sqlite3_wal_hook(writer_->Raw(), &SqliteKV::OnWalCommit, this);
   auto check = writer_->QueryInt(
       "SELECT COUNT(*) FROM sqlite_master WHERE name IN "
       "('log','current','meta')");

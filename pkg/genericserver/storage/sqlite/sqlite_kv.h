@@ -26,6 +26,8 @@
 #include "pkg/genericserver/storage/kv.h"
 #include "pkg/util/duration.h"
 
+struct sqlite3;
+
 namespace storage {
 
 class WatchQueue;
@@ -45,9 +47,11 @@ struct SqliteOptions {
   // Recent events kept in memory so that new watches catch up without a query.
   size_t history_events = 10000;
   util::Duration checkpoint_interval = std::chrono::milliseconds(500);
-  // The WAL is restarted from its beginning once it holds this many frames (pages) and
-  // the checkpointer has copied nearly all of them; a file grown past wal_limit_bytes
-  // by a burst is truncated back at that restart.
+  // The checkpointer also runs as soon as the WAL has grown by this many frames (pages).
+  int64_t checkpoint_frames = 1024;
+  // The WAL is restarted from its beginning once it holds this many frames and the
+  // checkpointer has copied all but checkpoint_frames of them; a file grown past
+  // wal_limit_bytes by a burst is truncated back at that restart.
   int64_t wal_restart_frames = 4096;
   int64_t wal_limit_bytes = 64 << 20;
   int64_t compaction_step_revisions = 1000;
@@ -104,6 +108,7 @@ class SqliteKV final : public KV, public std::enable_shared_from_this<SqliteKV> 
   // Writer thread, between batches: finishes the checkpointer's work so that the next
   // write starts the WAL over (under constant writes it never would otherwise).
   void MaybeRestartWal();
+  static int OnWalCommit(void* self, ::sqlite3* db, const char* name, int frames);
   Awaitable<Result<TxnResult>> Submit(WriteOp op);
   // Catches a new watcher up from the log and registers it (writer thread).
   void RegisterFromLog(const std::shared_ptr<WatchQueue>& watcher, int64_t start);
@@ -122,14 +127,17 @@ class SqliteKV final : public KV, public std::enable_shared_from_this<SqliteKV> 
   int64_t next_revision_ = 0;   // writer thread only: revisions handed out in the open batch
   size_t last_batch_ = 0;       // writer thread only
   std::atomic<int64_t> commits_{0};
-  // Reported by the checkpointer: frames in the WAL and frames copied to the database.
+  // Frames in the WAL (after each commit, from the WAL hook) and frames the last
+  // checkpoint copied to the database.
   std::atomic<int64_t> wal_frames_{0};
   std::atomic<int64_t> wal_backfilled_{0};
+  int64_t frames_at_last_wake_ = 0;  // writer thread only
   std::atomic<int64_t> committed_writes_{0};
 
   std::mutex queue_mu_;
   std::condition_variable queue_cv_;  // wakes the writer
-  std::condition_variable stop_cv_;   // wakes the checkpointer for shutdown
+  std::condition_variable stop_cv_;   // wakes the checkpointer (shutdown, or WAL growth)
+  bool checkpoint_wanted_ = false;    // guarded by queue_mu_
   std::deque<WriteOp> ops_;
   std::deque<std::function<void()>> tasks_;
   std::vector<CompactRequest> compactions_;

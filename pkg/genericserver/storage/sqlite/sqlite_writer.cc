@@ -329,19 +329,36 @@ void SqliteKV::VacuumStep() {
                       ")");
 }
 
+int SqliteKV::OnWalCommit(void* self, sqlite3*, const char*, int frames) {
+  auto* kv = static_cast<SqliteKV*>(self);
+  kv->wal_frames_ = frames;
+  // Wake the checkpointer whenever the WAL grew by a step since the last wake-up, so that
+  // it copies in small increments instead of in bursts every interval.
+  if (frames < kv->frames_at_last_wake_) kv->frames_at_last_wake_ = 0;  // the WAL restarted
+  if (frames - kv->frames_at_last_wake_ >= kv->options_.checkpoint_frames) {
+    kv->frames_at_last_wake_ = frames;
+    {
+      std::lock_guard lock(kv->queue_mu_);
+      kv->checkpoint_wanted_ = true;
+    }
+    kv->stop_cv_.notify_one();
+  }
+  return SQLITE_OK;
+}
+
 void SqliteKV::MaybeRestartWal() {
   const int64_t frames = wal_frames_.load(), backfilled = wal_backfilled_.load();
   // Only when the WAL is long and the checkpointer has done nearly all of the copying:
-  // what is left (the frames written during its last pass) is quick to copy here.
-  if (frames < options_.wal_restart_frames ||
-      frames - backfilled > options_.wal_restart_frames / 4) {
+  // what is left (the frames written during its last pass) is quick to copy here, and
+  // with everything copied the next commit starts the WAL over.
+  if (frames < options_.wal_restart_frames || frames - backfilled > options_.checkpoint_frames) {
     return;
   }
   const auto started = std::chrono::steady_clock::now();
   int log = 0, copied = 0;
   sqlite3_wal_checkpoint_v2(writer_->Raw(), nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
-  wal_frames_ = log;
   wal_backfilled_ = copied;
+  wal_frames_ = log == copied ? 0 : log;  // all copied: the next commit restarts the WAL
   KLOG_V(5) << "writer finished a checkpoint of " << frames - backfilled << " frames in "
             << std::chrono::duration_cast<std::chrono::microseconds>(
                    std::chrono::steady_clock::now() - started)
@@ -360,7 +377,10 @@ void SqliteKV::CheckpointLoop() {
   for (;;) {
     {
       std::unique_lock lock(queue_mu_);
-      if (stop_cv_.wait_for(lock, options_.checkpoint_interval, [&] { return stopping_; })) break;
+      stop_cv_.wait_for(lock, options_.checkpoint_interval,
+                        [&] { return stopping_ || checkpoint_wanted_; });
+      if (stopping_) break;
+      checkpoint_wanted_ = false;
     }
     // PASSIVE copies what it can without waiting for anyone: writers never stall on it.
     // It never truncates either: a truncation waits for the file's pages to be written
@@ -373,7 +393,6 @@ void SqliteKV::CheckpointLoop() {
       KLOG_WARNING << "sqlite checkpoint: " << (*conn)->Error();
       continue;
     }
-    wal_frames_ = log;
     wal_backfilled_ = copied;
     KLOG_V(6) << "checkpoint of " << log << " frames (" << copied << " copied) took "
               << std::chrono::duration_cast<std::chrono::milliseconds>(
