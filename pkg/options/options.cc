@@ -137,6 +137,9 @@ storage::StorageConfig CompletedOptions::StorageConfig() const {
   c.backend = o.storage.storage_backend;
   c.sqlite_path = (fs::path(o.embedded.data_dir) / "state.db").string();
   c.etcd_servers = o.storage.etcd_servers;
+  c.etcd_ca_file = o.storage.etcd_cafile;
+  c.etcd_cert_file = o.storage.etcd_certfile;
+  c.etcd_key_file = o.storage.etcd_keyfile;
   c.prefix = o.storage.etcd_prefix;
   c.compaction.window = o.storage.compaction_interval;
   // Look often enough that history is never kept much longer than the window.

@@ -1,5 +1,7 @@
 #include "pkg/options/storage_options.h"
 
+#include <filesystem>
+
 #include "pkg/util/strings.h"
 
 namespace options {
@@ -11,6 +13,9 @@ void StorageOptions::AddFlags(FlagSet& fs) {
             "--etcd-servers cluster) or memory (lost on exit).");
   fs.StringList("etcd-servers", &etcd_servers,
                 "etcd endpoints (scheme://ip:port) for --storage-backend=etcd3.");
+  fs.String("etcd-cafile", &etcd_cafile, "PEM bundle of CAs for https:// etcd servers.");
+  fs.String("etcd-certfile", &etcd_certfile, "Client certificate (PEM) for etcd.");
+  fs.String("etcd-keyfile", &etcd_keyfile, "Key (PEM) of --etcd-certfile.");
   fs.String("etcd-prefix", &etcd_prefix, "The key prefix of every object in storage.");
   fs.Duration("etcd-compaction-interval", &compaction_interval,
               "How much history storage keeps: older revisions (beyond the newest 1000) are "
@@ -34,6 +39,16 @@ std::vector<std::string> StorageOptions::Validate() const {
       errors.push_back("--etcd-servers " + util::Quote(server) +
                        " is not a valid URL: want http://host:port or https://host:port");
     }
+  }
+  for (const auto& [flag, path] : {std::pair{"--etcd-cafile", etcd_cafile},
+                                   std::pair{"--etcd-certfile", etcd_certfile},
+                                   std::pair{"--etcd-keyfile", etcd_keyfile}}) {
+    if (!path.empty() && !std::filesystem::is_regular_file(path)) {
+      errors.push_back(std::string(flag) + " " + util::Quote(path) + ": no such file");
+    }
+  }
+  if (etcd_certfile.empty() != etcd_keyfile.empty()) {
+    errors.push_back("--etcd-certfile and --etcd-keyfile must be given together");
   }
   if (compaction_interval.count() < 0) {
     errors.push_back("--etcd-compaction-interval can not be negative value");

@@ -15,6 +15,9 @@ inline constexpr char kStorageMemory[] = "memory";
 struct StorageOptions {
   std::string storage_backend = kStorageSqlite;
   std::vector<std::string> etcd_servers;
+  std::string etcd_cafile;
+  std::string etcd_certfile;
+  std::string etcd_keyfile;
   std::string etcd_prefix = "/registry";
   // History older than this is compacted away (watches and continue tokens older get
   // 410 Expired); 0 turns compaction off.

@@ -1,6 +1,7 @@
 #include "pkg/genericserver/storage/factory.h"
 
 #include "pkg/genericserver/storage/cacher/cacher.h"
+#include "pkg/genericserver/storage/etcd3/etcd_kv.h"
 #include "pkg/genericserver/storage/memory/memory_kv.h"
 #include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
 #include "pkg/genericserver/storage/store.h"
@@ -21,13 +22,24 @@ std::expected<std::unique_ptr<StorageFactory>, std::string> StorageFactory::Open
     auto kv = SqliteKV::Open(options);
     if (!kv) return std::unexpected("opening the sqlite storage: " + kv.error());
     f->kv_ = *kv;
+  } else if (config.backend == "etcd3") {
+    EtcdOptions options;
+    options.endpoints = config.etcd_servers;
+    options.tls.ca_file = config.etcd_ca_file;
+    options.tls.cert_file = config.etcd_cert_file;
+    options.tls.key_file = config.etcd_key_file;
+    auto kv = EtcdKV::Open(options);
+    if (!kv) return std::unexpected("connecting to etcd: " + kv.error());
+    f->kv_ = *kv;
   } else {
     return std::unexpected("storage backend " + config.backend + " is not available");
   }
   f->store_ = std::make_shared<Store>(f->kv_, config.prefix);
   f->compactor_ = std::make_unique<Compactor>(f->store_, config.compaction, io);
-  KLOG_INFO << "storage: " << config.backend
-            << (config.backend == "sqlite" ? " at " + config.sqlite_path : std::string());
+  std::string where;
+  if (config.backend == "sqlite") where = " at " + config.sqlite_path;
+  for (const std::string& server : config.etcd_servers) where += " " + server;
+  KLOG_INFO << "storage: " << config.backend << where;
   return f;
 }
 

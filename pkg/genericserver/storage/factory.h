@@ -24,6 +24,9 @@ struct StorageConfig {
   std::string backend = "sqlite";         // sqlite | etcd3 | memory
   std::string sqlite_path;                // for sqlite
   std::vector<std::string> etcd_servers;  // for etcd3
+  std::string etcd_ca_file;               // for https:// etcd servers
+  std::string etcd_cert_file;             // client certificate for etcd, with etcd_key_file
+  std::string etcd_key_file;
   std::string prefix = "/registry";
   CompactorOptions compaction;
 };
