@@ -261,3 +261,51 @@ class Server:
         elif cert:
             cmd += ["--cert", cert[0], "--key", cert[1]]
         return run(cmd + list(args), timeout=timeout)
+
+
+class Etcd:
+    """A real etcd (Debian's etcd-server) on free loopback ports, in a temp dir.
+
+    stop() sends SIGTERM, waits up to 5 s, then SIGKILL (the last member of a
+    cluster may ignore SIGTERM for a while), and removes the data.
+    """
+
+    def __init__(self):
+        self.tmpdir = tempfile.mkdtemp(prefix="kas-etcd-")
+        self.port = free_port()
+        peer = free_port()
+        self.url = "http://127.0.0.1:%d" % self.port
+        peer_url = "http://127.0.0.1:%d" % peer
+        self.log_path = os.path.join(self.tmpdir, "etcd.log")
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                ["/usr/bin/etcd", "--data-dir", os.path.join(self.tmpdir, "data"),
+                 "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
+                 "--listen-peer-urls", peer_url, "--initial-advertise-peer-urls", peer_url,
+                 "--initial-cluster", "default=" + peer_url],
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    pass
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                conn.request("POST", "/v3/maintenance/status", body="{}")
+                if conn.getresponse().status == 200:
+                    return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise ServerError("etcd did not start")
+            time.sleep(0.05)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
