@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
 #include "test/unit/storage/harness.h"
@@ -65,5 +67,43 @@ TEST_CASE("sqlite refuses files it did not make, or from a newer build, and leav
   REQUIRE(got);
   CHECK(got->kvs.size() == 1);
   (*r4)->Close();
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("sqlite gives the space of deleted objects back to the file system") {
+  const std::string dir = storagetest::MakeTempDir("vacuum");
+  storage::SqliteOptions o;
+  o.path = dir + "/store.db";
+  o.checkpoint_interval = std::chrono::milliseconds(20);
+  auto kv = storage::SqliteKV::Open(o);
+  REQUIRE(kv);
+  const std::string big(10000, 'v');
+  std::vector<int64_t> revisions;
+  for (int i = 0; i < 2000; ++i) {
+    auto r = storagetest::Run((*kv)->Create("/big/" + std::to_string(i), big));
+    REQUIRE(r);
+    revisions.push_back(r->revision);
+  }
+  auto file_size = [&] {
+    std::error_code ec;
+    return std::filesystem::file_size(o.path, ec);
+  };
+  auto wait_for_size = [&](auto done) {
+    for (int i = 0; i < 1000 && !done(file_size()); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return file_size();
+  };
+  const auto full = wait_for_size([](uintmax_t s) { return s > 20'000'000; });
+  REQUIRE(full > 20'000'000);
+  for (int i = 0; i < 2000; ++i) {
+    REQUIRE(storagetest::Run((*kv)->Delete("/big/" + std::to_string(i), revisions[i]))->succeeded);
+  }
+  auto stats = storagetest::Run((*kv)->Stats());
+  REQUIRE(storagetest::Run((*kv)->Compact(stats->revision)));
+  const auto shrunk = wait_for_size([](uintmax_t s) { return s < 2'000'000; });
+  INFO("file size full " << full << ", after deleting and compacting " << shrunk);
+  CHECK(shrunk < 2'000'000);
+  (*kv)->Close();
   std::filesystem::remove_all(dir);
 }

@@ -102,7 +102,7 @@ class SqliteKV final : public KV, public std::enable_shared_from_this<SqliteKV> 
   void ApplyBatch(std::vector<WriteOp>& ops);
   Result<TxnResult> Apply(WriteOp& op, std::vector<KVEvent>& events);
   bool CompactionStep();
-  void VacuumStep();
+  bool VacuumStep();  // true when free pages are left
   void Publish(const std::vector<KVEvent>& events);
   void CheckpointLoop();
   // Writer thread, between batches: finishes the checkpointer's work so that the next

@@ -30,13 +30,15 @@ void Check(int rc, Connection& c) {
 
 void SqliteKV::WriterLoop() {
   std::vector<WriteOp> batch;
+  bool vacuuming = false;  // free pages left to give back: do not wait long
   for (;;) {
     std::deque<std::function<void()>> tasks;
     bool compacting = false;
     {
       std::unique_lock lock(queue_mu_);
       // Idle: wake up now and then for vacuum; pending compaction keeps the loop turning.
-      queue_cv_.wait_for(lock, std::chrono::seconds(1), [&] {
+      const auto idle = vacuuming ? std::chrono::milliseconds(5) : std::chrono::milliseconds(1000);
+      queue_cv_.wait_for(lock, idle, [&] {
         return stopping_ || !ops_.empty() || !tasks_.empty() || !compactions_.empty();
       });
       tasks.swap(tasks_);
@@ -65,7 +67,7 @@ void SqliteKV::WriterLoop() {
     if (compacting) {
       if (!CompactionStep()) continue;
     } else {
-      VacuumStep();
+      vacuuming = VacuumStep();
     }
   }
   // Whatever is left fails rather than hangs.
@@ -321,12 +323,14 @@ bool SqliteKV::CompactionStep() {
   return true;
 }
 
-void SqliteKV::VacuumStep() {
+bool SqliteKV::VacuumStep() {
   auto free_pages = writer_->QueryInt("PRAGMA freelist_count");
-  if (!free_pages || *free_pages < options_.vacuum_step_pages) return;
-  // Gives at most a step of free pages back to the file system per idle wake-up.
+  if (!free_pages || *free_pages < options_.vacuum_step_pages) return false;
+  // A step of free pages back to the file system (once the checkpointer copied the
+  // change into the file); the loop comes back for more only while it has nothing else.
   (void)writer_->Exec("PRAGMA incremental_vacuum(" + std::to_string(options_.vacuum_step_pages) +
                       ")");
+  return true;
 }
 
 int SqliteKV::OnWalCommit(void* self, sqlite3*, const char*, int frames) {
