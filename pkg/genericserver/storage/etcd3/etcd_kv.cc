@@ -1,184 +1,34 @@
-// The etcd backend: requests and answers of the v3 JSON gateway, and watch streams.
+// The etcd backend: requests and answers of the v3 JSON gateway. Watches are in
+// etcd_watch.cc, the gateway's JSON in gateway_json.cc.
 #include "pkg/genericserver/storage/etcd3/etcd_kv.h"
-
-#include <algorithm>
-#include <charconv>
-#include <deque>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>
 
-#include "pkg/genericserver/storage/completion.h"
-#include "pkg/util/base64.h"
+#include "pkg/genericserver/storage/etcd3/etcd_watch.h"
+#include "pkg/genericserver/storage/etcd3/gateway_json.h"
 #include "pkg/util/log.h"
 
 namespace storage {
 
+using etcd3::Array;
+using etcd3::B64;
+using etcd3::Bool;
+using etcd3::Compare;
+using etcd3::Field;
+using etcd3::HeaderRevision;
 using etcd3::HttpError;
+using etcd3::Int;
+using etcd3::Object;
+using etcd3::ParseBody;
+using etcd3::ParseKV;
 using etcd3::Retry;
-using etcd3::StreamCallbacks;
+using etcd3::Str;
+using etcd3::TxnBody;
 using json = nlohmann::json;
 
 namespace {
-
-// Events a watcher may fall behind by before it is cut off (as WatchQueue::kCapacity).
-constexpr size_t kWatchCapacity = 100000;
-
-// A watch's events, from the stream's thread to one consumer coroutine at a time. Unlike
-// AsyncQueue it keeps nothing of the consumer's executor between waits, so successive
-// Next() calls may come from different io_contexts. A push past kWatchCapacity closes the
-// queue and drops what it holds: a consumer that cannot keep up is cut off.
-class EventQueue : public std::enable_shared_from_this<EventQueue> {
- public:
-  using Item = std::optional<Result<KVEvent>>;
-
-  // False once closed (or just overflowed): the stream should end.
-  bool Push(Result<KVEvent> item) {
-    std::unique_lock lock(mu_);
-    if (closed_) return false;
-    if (waiter_) {  // the queue is empty and the consumer waits: hand it over
-      auto waiter = std::exchange(waiter_, nullptr);
-      lock.unlock();
-      waiter(Item(std::move(item)));
-      return true;
-    }
-    if (items_.size() >= kWatchCapacity) {
-      closed_ = true;
-      items_.clear();
-      return false;
-    }
-    items_.push_back(std::move(item));
-    return true;
-  }
-
-  // No more pushes; the consumer gets what is queued (none if drop), then std::nullopt.
-  void Close(bool drop) {
-    std::unique_lock lock(mu_);
-    closed_ = true;
-    if (drop) items_.clear();
-    auto waiter = std::exchange(waiter_, nullptr);
-    lock.unlock();
-    if (waiter) waiter(std::nullopt);
-  }
-
-  Awaitable<Item> Pop() {
-    {
-      std::lock_guard lock(mu_);
-      if (!items_.empty()) co_return TakeLocked();
-      if (closed_) co_return std::nullopt;
-    }
-    auto self = shared_from_this();
-    // Checked again under the lock: a push may have come in meanwhile.
-    std::function<void(std::function<void(Item)>)> wait = [self](std::function<void(Item)> done) {
-      std::unique_lock lock(self->mu_);
-      if (self->items_.empty() && !self->closed_) {
-        self->waiter_ = std::move(done);
-        return;
-      }
-      Item item = self->items_.empty() ? Item() : self->TakeLocked();
-      lock.unlock();
-      done(std::move(item));
-    };
-    co_return co_await AwaitCallback<Item>(std::move(wait));
-  }
-
- private:
-  Item TakeLocked() {
-    Item item(std::move(items_.front()));
-    items_.pop_front();
-    return item;
-  }
-
-  std::mutex mu_;
-  std::deque<Result<KVEvent>> items_;
-  bool closed_ = false;
-  std::function<void(Item)> waiter_;  // the consumer's pending Pop()
-};
-
-std::string B64(std::string_view bytes) { return util::Base64Encode(bytes); }
-
-// Readers of the gateway's answers that never throw: a field of the wrong type reads as
-// absent. The gateway omits fields that are zero, false or empty.
-const json* Field(const json& j, const char* name) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(name);
-  return it == j.end() ? nullptr : &*it;
-}
-
-bool Bool(const json& j, const char* name) {
-  const json* f = Field(j, name);
-  return f && f->is_boolean() && f->get<bool>();
-}
-
-std::string Str(const json& j, const char* name) {
-  const json* f = Field(j, name);
-  return f && f->is_string() ? f->get<std::string>() : std::string();
-}
-
-const json& Array(const json& j, const char* name) {
-  static const json empty = json::array();
-  const json* f = Field(j, name);
-  return f && f->is_array() ? *f : empty;
-}
-
-const json& Object(const json& j, const char* name) {
-  static const json empty = json::object();
-  const json* f = Field(j, name);
-  return f && f->is_object() ? *f : empty;
-}
-
-// An int64, which the gateway writes as a string.
-int64_t Int(const json& j, const char* name) {
-  const json* f = Field(j, name);
-  if (!f) return 0;
-  if (f->is_number_integer()) return f->get<int64_t>();
-  if (!f->is_string()) return 0;
-  const std::string& s = f->get_ref<const std::string&>();
-  int64_t value = 0;
-  std::from_chars(s.data(), s.data() + s.size(), value);
-  return value;
-}
-
-int64_t HeaderRevision(const json& j) { return Int(Object(j, "header"), "revision"); }
-
-// A base64 field; std::nullopt when it does not decode.
-std::optional<std::string> Bytes(const json& j, const char* name) {
-  const json* f = Field(j, name);
-  if (!f || !f->is_string()) return std::string();
-  return util::Base64Decode(f->get_ref<const std::string&>());
-}
-
-Result<KeyValue> ParseKV(const json& j) {
-  auto key = Bytes(j, "key");
-  auto value = Bytes(j, "value");
-  if (!key || !value) return std::unexpected(InternalError("etcd sent a kv that is not base64"));
-  return KeyValue{std::move(*key), std::make_shared<const std::string>(std::move(*value)),
-                  Int(j, "create_revision"), Int(j, "mod_revision")};
-}
-
-Result<json> ParseBody(const std::string& body) {
-  json j = json::parse(body, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    return std::unexpected(
-        InternalError("etcd answered with something not JSON: " + body.substr(0, 200)));
-  }
-  return j;
-}
-
-json Compare(const std::string& key, const char* target, const char* result, const char* field,
-             int64_t value) {
-  return json{{"key", B64(key)}, {"target", target}, {"result", result}, {field, value}};
-}
-
-// A compare-and-swap: success when every compare holds, else the key's current kv.
-std::string TxnBody(const std::string& key, json compares, json success) {
-  json failure = json::array({json{{"request_range", json{{"key", B64(key)}}}}});
-  return json{{"compare", std::move(compares)},
-              {"success", json::array({std::move(success)})},
-              {"failure", std::move(failure)}}
-      .dump();
-}
 
 StorageError TooLargeValue(const std::string& key, size_t size) {
   return {ErrorCode::kTooLarge, key,
@@ -186,186 +36,6 @@ StorageError TooLargeValue(const std::string& key, size_t size) {
               std::to_string(KV::kMaxValueBytes),
           0, nullptr};
 }
-
-// Raises newest to revision unless it is there already.
-void NoteCompacted(std::atomic<int64_t>& newest, int64_t revision) {
-  int64_t known = newest.load();
-  while (revision > known && !newest.compare_exchange_weak(known, revision)) {
-  }
-}
-
-// A watch's state, shared by its consumer (EtcdWatch) and its stream's callbacks, which
-// run on the HTTP client's thread.
-struct WatchState {
-  std::string key;
-  std::string end;
-  bool progress_notify = false;
-  std::shared_ptr<EventQueue> queue = std::make_shared<EventQueue>();
-  std::shared_ptr<std::atomic<int64_t>> compact_revision;  // the EtcdKV's
-
-  std::mutex mu;
-  // The first revision not delivered yet: where a new stream resumes. 0 until the first
-  // answer when watching "from now".
-  int64_t next_revision = 0;
-  std::function<void(Result<void>)> ready;  // resolves Watch() once, on the first answer
-  std::shared_ptr<etcd3::HttpStream> stream;
-
-  std::string Body() {
-    json create{{"key", B64(key)}, {"prev_kv", true}};
-    if (!end.empty()) create["range_end"] = B64(end);
-    if (progress_notify) create["progress_notify"] = true;
-    std::lock_guard lock(mu);
-    if (next_revision > 0) create["start_revision"] = next_revision;
-    return json{{"create_request", std::move(create)}}.dump();
-  }
-
-  void Resolve(Result<void> r) {
-    std::function<void(Result<void>)> f;
-    {
-      std::lock_guard lock(mu);
-      f = std::move(ready);
-      ready = nullptr;
-    }
-    if (f) f(std::move(r));
-  }
-
-  // Delivers an error as the watch's last item.
-  void Fail(StorageError e) {
-    Resolve(Result<void>());
-    queue->Push(std::unexpected(std::move(e)));
-    queue->Close(false);
-  }
-
-  StreamCallbacks::Next OnLine(std::string_view line) {
-    using Next = StreamCallbacks::Next;
-    json j = json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return Next::kReconnect;
-    if (const json* error = Field(j, "error")) {
-      // The gateway ends a broken gRPC stream with an error line: resume elsewhere.
-      KLOG_V(2) << "etcd watch " << key << ": " << error->dump();
-      return Next::kReconnect;
-    }
-    const json& r = Object(j, "result");
-    if (Bool(r, "canceled")) {
-      if (const int64_t compacted = Int(r, "compact_revision"); compacted > 0) {
-        NoteCompacted(*compact_revision, compacted);
-        int64_t requested;
-        {
-          std::lock_guard lock(mu);
-          requested = next_revision;
-        }
-        Fail(TooOldError(requested, compacted));
-      } else {
-        Fail(InternalError("etcd canceled the watch of " + key + ": " + Str(r, "cancel_reason")));
-      }
-      return Next::kStop;
-    }
-    const int64_t header_revision = HeaderRevision(r);
-    if (Bool(r, "created")) {
-      {
-        std::lock_guard lock(mu);
-        if (next_revision == 0) next_revision = header_revision + 1;
-      }
-      Resolve(Result<void>());
-      return Next::kContinue;
-    }
-    const json& events = Array(r, "events");
-    if (events.empty()) {
-      // Progress: every event up to the header's revision was sent.
-      KVEvent progress;
-      progress.type = KVEvent::Type::kProgress;
-      progress.revision = header_revision;
-      {
-        std::lock_guard lock(mu);
-        if (header_revision + 1 < next_revision) return Next::kContinue;  // a lagging member
-        next_revision = header_revision + 1;
-      }
-      return queue->Push(Result<KVEvent>(std::move(progress))) ? Next::kContinue : Next::kStop;
-    }
-    // Events below this were delivered before a reconnection. (One transaction may put
-    // several keys: events of one response can share a revision.)
-    int64_t resumed_at;
-    {
-      std::lock_guard lock(mu);
-      resumed_at = next_revision;
-    }
-    for (const json& e : events) {
-      auto kv = ParseKV(Object(e, "kv"));
-      if (!kv) {
-        Fail(kv.error());
-        return Next::kStop;
-      }
-      KVEvent event;
-      event.revision = kv->mod_revision;
-      if (event.revision < resumed_at) continue;
-      {
-        std::lock_guard lock(mu);
-        next_revision = std::max(next_revision, event.revision + 1);
-      }
-      if (Str(e, "type") == "DELETE") {  // absent: PUT
-        event.type = KVEvent::Type::kDelete;
-        event.kv = KeyValue{std::move(kv->key), nullptr, 0, kv->mod_revision};
-      } else {
-        event.type = KVEvent::Type::kPut;
-        event.kv = std::move(*kv);
-      }
-      if (const json* prev_kv = Field(e, "prev_kv")) {
-        auto prev = ParseKV(*prev_kv);
-        if (prev) event.prev = std::move(*prev);
-      }
-      if (!queue->Push(Result<KVEvent>(std::move(event))))
-        return Next::kStop;  // stopped or overflowed
-    }
-    return Next::kContinue;
-  }
-
-  void OnEnd(etcd3::HttpResult r) {
-    if (!r && r.error().kind == HttpError::Kind::kClosed) {
-      Resolve(std::unexpected(UnreachableError(r.error().message)));
-      queue->Close(false);  // the backend shut down: the stream just ends
-      return;
-    }
-    StorageError e =
-        r ? InternalError("etcd refused the watch of " + key + ": HTTP " +
-                          std::to_string(r->status) + " " + r->body)
-          : UnreachableError("the watch of " + key + " lost etcd: " + r.error().message);
-    bool first;
-    {
-      std::lock_guard lock(mu);
-      first = ready != nullptr;
-    }
-    if (first) {
-      Resolve(std::unexpected(e));
-      queue->Close(false);
-    } else {
-      Fail(std::move(e));
-    }
-  }
-};
-
-class EtcdWatch final : public KVWatch {
- public:
-  explicit EtcdWatch(std::shared_ptr<WatchState> state) : state_(std::move(state)) {}
-  ~EtcdWatch() override { Stop(); }
-
-  Awaitable<std::optional<Result<KVEvent>>> Next() override {
-    auto queue = state_->queue;
-    co_return co_await queue->Pop();
-  }
-
-  void Stop() override {
-    state_->queue->Close(true);
-    std::shared_ptr<etcd3::HttpStream> stream;
-    {
-      std::lock_guard lock(state_->mu);
-      stream = state_->stream;
-    }
-    if (stream) stream->Close();
-  }
-
- private:
-  std::shared_ptr<WatchState> state_;
-};
 
 }  // namespace
 
@@ -553,38 +223,7 @@ Awaitable<Result<TxnResult>> EtcdKV::Delete(std::string key, int64_t expected_re
 }
 
 Awaitable<Result<std::unique_ptr<KVWatch>>> EtcdKV::Watch(std::string key, KVWatchOptions options) {
-  auto state = std::make_shared<WatchState>();
-  state->key = std::move(key);
-  state->end = std::move(options.end);
-  state->progress_notify = options.progress_notify;
-  state->next_revision = options.start_revision;
-  state->compact_revision = compact_revision_;
-  etcd3::HttpClient* client = client_.get();
-  std::function<void(std::function<void(Result<void>)>)> start =
-      [state, client](std::function<void(Result<void>)> done) {
-        {
-          std::lock_guard lock(state->mu);
-          state->ready = std::move(done);
-        }
-        StreamCallbacks callbacks;
-        callbacks.body = [state] { return state->Body(); };
-        callbacks.on_line = [state](std::string_view line) {
-          try {
-            return state->OnLine(line);
-          } catch (const std::exception& e) {  // out of memory, say: end the watch, loudly
-            state->Fail(InternalError(std::string("etcd watch: ") + e.what()));
-            return StreamCallbacks::Next::kStop;
-          }
-        };
-        callbacks.on_end = [state](etcd3::HttpResult r) { state->OnEnd(std::move(r)); };
-        auto stream = client->Stream("/v3/watch", std::move(callbacks));
-        std::lock_guard lock(state->mu);
-        state->stream = std::move(stream);
-      };
-  auto ready = co_await AwaitCallback<Result<void>>(std::move(start));
-  auto watch = std::make_unique<EtcdWatch>(state);
-  if (!ready) co_return std::unexpected(ready.error());  // the watch stops as it goes
-  co_return std::unique_ptr<KVWatch>(std::move(watch));
+  return etcd3::StartWatch(client_.get(), std::move(key), std::move(options), compact_revision_);
 }
 
 Awaitable<Result<void>> EtcdKV::Compact(int64_t revision) {
@@ -598,7 +237,7 @@ Awaitable<Result<void>> EtcdKV::Compact(int64_t revision) {
       co_return std::unexpected(e);
     }
   }
-  NoteCompacted(*compact_revision_, revision);
+  etcd3::NoteCompacted(*compact_revision_, revision);
   co_return Result<void>();
 }
 

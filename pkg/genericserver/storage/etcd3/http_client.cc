@@ -1,5 +1,6 @@
-// The only file of the etcd backend that includes Beast: connections, failover and
-// streaming. Everything below runs on the client's one I/O thread unless it says so.
+// HttpClient's connections, requests and failover; streams are in http_stream.cc. With it
+// and http_client_impl.h, the only files of the etcd backend that include Beast. Everything
+// below runs on the client's one I/O thread unless it says so.
 #include "pkg/genericserver/storage/etcd3/http_client.h"
 
 #include <utility>  // before Asio, see awaitable.h
@@ -9,72 +10,23 @@
 #include <openssl/ssl.h>
 #include <poll.h>
 
-#include <algorithm>
-#include <atomic>
 #include <limits>
-#include <mutex>
-#include <optional>
-#include <set>
-#include <thread>
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
 
 #include "pkg/genericserver/storage/completion.h"
+#include "pkg/genericserver/storage/etcd3/http_client_impl.h"
 #include "pkg/util/log.h"
 
 namespace storage::etcd3 {
 
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using tcp = net::ip::tcp;
-using Clock = std::chrono::steady_clock;
-
 namespace {
 
 constexpr size_t kMaxIdlePerEndpoint = 16;
-constexpr size_t kMaxErrorBody = 64 * 1024;
-constexpr auto kMinBackoff = std::chrono::milliseconds(100);
-constexpr auto kMaxBackoff = std::chrono::seconds(1);
-
-// One connection, plain or TLS. Closed only on the I/O thread.
-struct Connection {
-  std::optional<beast::tcp_stream> plain;
-  std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
-  beast::flat_buffer buffer;  // bytes read past the previous response
-
-  beast::tcp_stream& Tcp() { return secure ? beast::get_lowest_layer(*secure) : *plain; }
-  void Close() {
-    beast::error_code ignored;
-    Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
-    Tcp().close();
-  }
-  // An idle connection is usable when the server neither closed it nor sent anything.
-  bool StillOpen() {
-    if (!Tcp().socket().is_open()) return false;
-    pollfd p{Tcp().socket().native_handle(), POLLIN | POLLRDHUP, 0};
-    return ::poll(&p, 1, 0) == 0;
-  }
-};
-
-struct Endpoint {
-  std::string url;
-  bool tls = false;
-  std::string host;  // without IPv6 brackets
-  std::string port;
-  std::string host_header;
-  std::vector<std::unique_ptr<Connection>> idle;
-};
 
 std::expected<Endpoint, std::string> ParseEndpoint(const std::string& url) {
   auto bad = [&](const std::string& why) {
@@ -117,27 +69,6 @@ std::expected<Endpoint, std::string> ParseEndpoint(const std::string& url) {
   return ep;
 }
 
-http::request<http::string_body> MakeRequest(const Endpoint& ep, const std::string& path,
-                                             std::string body) {
-  http::request<http::string_body> req(http::verb::post, path, 11);
-  req.set(http::field::host, ep.host_header);
-  req.set(http::field::content_type, "application/json");
-  req.keep_alive(true);
-  req.body() = std::move(body);
-  req.prepare_payload();
-  return req;
-}
-
-// The outcome of one request/response on one connection.
-struct Exchange {
-  beast::error_code ec;
-  bool written = false;   // the whole request went out
-  bool answered = false;  // some of a response came back
-  int status = 0;
-  bool keep_alive = false;
-  std::string body;
-};
-
 template <class Stream>
 Awaitable<Exchange> ExchangeOn(Stream& stream, Connection& c,
                                const http::request<http::string_body>& req,
@@ -161,96 +92,28 @@ Awaitable<Exchange> ExchangeOn(Stream& stream, Connection& c,
 
 }  // namespace
 
-class StreamImpl;
+void Connection::Close() {
+  beast::error_code ignored;
+  Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
+  Tcp().close();
+}
 
-class HttpClient::Impl : public std::enable_shared_from_this<HttpClient::Impl> {
- public:
-  explicit Impl(HttpClientOptions options) : options_(std::move(options)) {}
+bool Connection::StillOpen() {
+  if (!Tcp().socket().is_open()) return false;
+  pollfd p{Tcp().socket().native_handle(), POLLIN | POLLRDHUP, 0};
+  return ::poll(&p, 1, 0) == 0;
+}
 
-  std::expected<void, std::string> Init();
-  void Start() {
-    work_.emplace(io_.get_executor());
-    thread_ = std::thread([this] { RunLoop(); });
-  }
-  void Stop();
-  // Any thread: runs the request on the I/O thread and calls done there.
-  void Submit(std::string path, std::string body, Retry retry,
-              std::function<void(HttpResult)> done);
-  void StartStream(std::shared_ptr<StreamImpl> stream);
-
-  const HttpClientOptions& options() const { return options_; }
-  net::io_context& io() { return io_; }
-
- private:
-  friend class StreamImpl;
-  struct StreamOutcome {
-    // kFailed: no 2xx answer; kBroken: a 2xx stream broke; kStopped: Close() or shutdown;
-    // kEnded: on_line said kStop; kFinal: a non-2xx, non-5xx answer.
-    enum class Kind { kFailed, kBroken, kStopped, kEnded, kFinal } kind = Kind::kFailed;
-    std::string message;    // kFailed, kBroken
-    HttpResponse response;  // kFinal
-    Clock::duration lasted{};
-  };
-
-  void RunLoop();
-  void Shutdown();
-  HttpError Closed() const { return {HttpError::Kind::kClosed, "the etcd client is closed"}; }
-  std::unique_ptr<Connection> TakeIdle(Endpoint& ep);
-  Awaitable<std::expected<std::unique_ptr<Connection>, std::string>> Connect(Endpoint& ep);
-  Awaitable<Exchange> Send(Connection& c, const http::request<http::string_body>& req);
-  Awaitable<HttpResult> Request(std::string path, std::string body, Retry retry);
-  Awaitable<void> RunStream(std::shared_ptr<StreamImpl> s);
-  Awaitable<StreamOutcome> StreamOnce(StreamImpl& s, size_t index);
-  template <class AsyncStream>
-  Awaitable<StreamOutcome> StreamOn(AsyncStream& stream, Connection& c, StreamImpl& s,
-                                    size_t index);
-
-  const HttpClientOptions options_;
-  net::io_context io_{1};
-  std::optional<net::executor_work_guard<net::io_context::executor_type>> work_;
-  std::thread thread_;
-  std::optional<net::ssl::context> tls_;
-
-  std::mutex submit_mu_;  // orders Submit/StartStream against Stop
-  bool accepting_ = true;
-
-  // I/O thread only.
-  std::vector<Endpoint> endpoints_;
-  size_t preferred_ = 0;  // the endpoint that answered last
-  bool stopping_ = false;
-  std::set<Connection*> busy_;
-  std::set<std::shared_ptr<StreamImpl>> streams_;
-};
-
-class StreamImpl final : public HttpStream, public std::enable_shared_from_this<StreamImpl> {
- public:
-  StreamImpl(std::weak_ptr<HttpClient::Impl> client, std::string path, StreamCallbacks callbacks)
-      : client_(std::move(client)), path_(std::move(path)), callbacks_(std::move(callbacks)) {}
-
-  void Close() override {
-    if (closed_.exchange(true)) return;
-    auto client = client_.lock();
-    if (!client) return;
-    net::post(client->io(), [self = shared_from_this()] { self->Abort(); });
-  }
-  bool closed() const { return closed_.load(); }
-
- private:
-  friend class HttpClient::Impl;
-  // I/O thread: interrupts whatever the stream's coroutine waits for.
-  void Abort() {
-    if (conn_) conn_->Close();
-    if (timer_) timer_->cancel();
-  }
-
-  std::weak_ptr<HttpClient::Impl> client_;
-  const std::string path_;
-  StreamCallbacks callbacks_;  // I/O thread; cleared when the stream ends
-  std::atomic<bool> closed_{false};
-  // Owned by the stream's coroutine frame, set while it waits on them (I/O thread).
-  Connection* conn_ = nullptr;
-  net::steady_timer* timer_ = nullptr;
-};
+http::request<http::string_body> MakeRequest(const Endpoint& ep, const std::string& path,
+                                             std::string body) {
+  http::request<http::string_body> req(http::verb::post, path, 11);
+  req.set(http::field::host, ep.host_header);
+  req.set(http::field::content_type, "application/json");
+  req.keep_alive(true);
+  req.body() = std::move(body);
+  req.prepare_payload();
+  return req;
+}
 
 std::expected<void, std::string> HttpClient::Impl::Init() {
   if (options_.endpoints.empty()) return std::unexpected("no etcd endpoints given");
@@ -459,166 +322,6 @@ Awaitable<HttpResult> HttpClient::Impl::Request(std::string path, std::string bo
   co_return std::unexpected(
       HttpError{HttpError::Kind::kUnreachable, "no etcd endpoint answered (" + failures + ")"});
 }
-
-void HttpClient::Impl::StartStream(std::shared_ptr<StreamImpl> stream) {
-  std::lock_guard lock(submit_mu_);
-  if (!accepting_) {
-    stream->callbacks_.on_end(std::unexpected(Closed()));
-    return;
-  }
-  net::co_spawn(io_, RunStream(std::move(stream)), [](std::exception_ptr e) {
-    if (!e) return;
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-      KLOG_ERROR << "etcd stream: " << ex.what();
-    }
-  });
-}
-
-Awaitable<void> HttpClient::Impl::RunStream(std::shared_ptr<StreamImpl> s) {
-  auto self = shared_from_this();
-  streams_.insert(s);
-  net::steady_timer timer(io_);
-  s->timer_ = &timer;
-  std::optional<HttpResult> end;
-  std::string failures;
-  Clock::time_point down_since = Clock::now();
-  Clock::duration backoff = Clock::duration::zero();
-  size_t next = preferred_;
-  const size_t n = endpoints_.size();
-  while (!s->closed() && !stopping_) {
-    bool reconnect_now = false;
-    for (size_t k = 0; k < n && !s->closed() && !stopping_; ++k) {
-      const size_t index = (next + k) % n;
-      StreamOutcome o = co_await StreamOnce(*s, index);
-      if (o.kind == StreamOutcome::Kind::kStopped) break;
-      if (o.kind == StreamOutcome::Kind::kEnded) {
-        s->closed_ = true;
-        break;
-      }
-      if (o.kind == StreamOutcome::Kind::kFinal) {
-        end = std::move(o.response);
-        break;
-      }
-      if (o.kind == StreamOutcome::Kind::kBroken) {
-        // It worked for a while: start over on the next endpoint, at once if it lasted.
-        KLOG_V(2) << "etcd stream " << s->path_ << " on " << endpoints_[index].url
-                  << " broke: " << o.message;
-        failures.clear();
-        down_since = Clock::now();
-        backoff = o.lasted > std::chrono::seconds(1)
-                      ? Clock::duration::zero()
-                      : std::clamp<Clock::duration>(backoff * 2, kMinBackoff, kMaxBackoff);
-        next = index + 1;
-        reconnect_now = true;
-        break;
-      }
-      failures += (failures.empty() ? "" : "; ") + endpoints_[index].url + ": " + o.message;
-    }
-    if (end || s->closed() || stopping_) break;
-    if (!reconnect_now) {
-      if (Clock::now() - down_since > options_.stream_retry_for) {
-        end = std::unexpected(HttpError{HttpError::Kind::kUnreachable,
-                                        "no etcd endpoint answered (" + failures + ")"});
-        break;
-      }
-      backoff = std::clamp<Clock::duration>(backoff * 2, kMinBackoff, kMaxBackoff);
-    }
-    if (backoff > Clock::duration::zero()) {
-      timer.expires_after(backoff);
-      beast::error_code ec;
-      co_await timer.async_wait(net::redirect_error(net::use_awaitable, ec));
-    }
-  }
-  s->timer_ = nullptr;
-  if (stopping_ && !s->closed()) end = std::unexpected(Closed());
-  if (end && !s->closed() && s->callbacks_.on_end) s->callbacks_.on_end(std::move(*end));
-  s->callbacks_ = StreamCallbacks();  // drops what the callbacks hold
-  streams_.erase(s);
-}
-
-Awaitable<HttpClient::Impl::StreamOutcome> HttpClient::Impl::StreamOnce(StreamImpl& s,
-                                                                        size_t index) {
-  Endpoint& ep = endpoints_[index];
-  auto conn = co_await Connect(ep);
-  if (!conn) co_return StreamOutcome{StreamOutcome::Kind::kFailed, conn.error(), {}, {}};
-  if (s.closed() || stopping_) co_return StreamOutcome{StreamOutcome::Kind::kStopped, "", {}, {}};
-  s.conn_ = conn->get();
-  StreamOutcome o;
-  if ((*conn)->secure) {
-    o = co_await StreamOn(*(*conn)->secure, **conn, s, index);
-  } else {
-    o = co_await StreamOn(*(*conn)->plain, **conn, s, index);
-  }
-  s.conn_ = nullptr;
-  (*conn)->Close();
-  co_return o;
-}
-
-template <class AsyncStream>
-Awaitable<HttpClient::Impl::StreamOutcome> HttpClient::Impl::StreamOn(AsyncStream& stream,
-                                                                      Connection& c, StreamImpl& s,
-                                                                      size_t index) {
-  using Kind = StreamOutcome::Kind;
-  const Endpoint& ep = endpoints_[index];
-  const auto req = MakeRequest(ep, s.path_, s.callbacks_.body());
-  beast::error_code ec;
-  c.Tcp().expires_after(options_.request_timeout);
-  co_await http::async_write(stream, req, net::redirect_error(net::use_awaitable, ec));
-  if (ec) co_return StreamOutcome{Kind::kFailed, ec.message(), {}, {}};
-  http::response_parser<http::buffer_body> parser;
-  parser.body_limit(std::numeric_limits<std::uint64_t>::max());
-  co_await http::async_read_header(stream, c.buffer, parser,
-                                   net::redirect_error(net::use_awaitable, ec));
-  if (ec) co_return StreamOutcome{Kind::kFailed, ec.message(), {}, {}};
-  const int status = parser.get().result_int();
-  const bool ok = status / 100 == 2;
-  const Clock::time_point opened = Clock::now();
-  if (ok) {
-    preferred_ = index;
-    c.Tcp().expires_never();
-  }
-  std::vector<char> chunk(64 * 1024);
-  std::string pending;  // a 2xx body up to its last newline; otherwise the whole body
-  while (!parser.is_done() && !s.closed() && !stopping_) {
-    parser.get().body().data = chunk.data();
-    parser.get().body().size = chunk.size();
-    co_await http::async_read_some(stream, c.buffer, parser,
-                                   net::redirect_error(net::use_awaitable, ec));
-    if (ec == http::error::need_buffer) ec = {};
-    pending.append(chunk.data(), chunk.size() - parser.get().body().size);
-    if (!ok) {
-      if (ec || pending.size() > kMaxErrorBody) break;
-      continue;
-    }
-    size_t start = 0;
-    for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
-      std::string_view line(pending.data() + start, nl - start);
-      if (line.ends_with('\r')) line.remove_suffix(1);
-      if (line.empty()) continue;
-      if (s.closed()) co_return StreamOutcome{Kind::kStopped, "", {}, {}};
-      const StreamCallbacks::Next next = s.callbacks_.on_line(line);
-      if (next == StreamCallbacks::Next::kStop) co_return StreamOutcome{Kind::kEnded, "", {}, {}};
-      if (next == StreamCallbacks::Next::kReconnect) {
-        co_return StreamOutcome{Kind::kBroken, "reconnect asked", {}, Clock::now() - opened};
-      }
-    }
-    pending.erase(0, start);
-    if (ec) break;
-  }
-  if (s.closed() || stopping_) co_return StreamOutcome{Kind::kStopped, "", {}, {}};
-  if (ok) {
-    const std::string why = ec ? ec.message() : "the server ended the stream";
-    co_return StreamOutcome{Kind::kBroken, why, {}, Clock::now() - opened};
-  }
-  if (status >= 500) {
-    co_return StreamOutcome{
-        Kind::kFailed, "HTTP " + std::to_string(status) + " " + pending, {}, {}};
-  }
-  co_return StreamOutcome{Kind::kFinal, "", HttpResponse{status, std::move(pending), ep.url}, {}};
-}
-
 HttpClient::HttpClient(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 HttpClient::~HttpClient() { impl_->Stop(); }
@@ -640,12 +343,6 @@ Awaitable<HttpResult> HttpClient::Post(std::string path, std::string body, Retry
         impl->Submit(std::move(path), std::move(body), retry, std::move(done));
       };
   co_return co_await AwaitCallback<HttpResult>(std::move(start));
-}
-
-std::shared_ptr<HttpStream> HttpClient::Stream(std::string path, StreamCallbacks callbacks) {
-  auto stream = std::make_shared<StreamImpl>(impl_, std::move(path), std::move(callbacks));
-  impl_->StartStream(stream);
-  return stream;
 }
 
 }  // namespace storage::etcd3

@@ -5,7 +5,7 @@
 //
 // The client owns one I/O thread; every connection lives there. Post() may be awaited
 // from a coroutine on any io_context and resumes on that coroutine's own executor.
-// Beast stays in http_client.cc.
+// Beast stays in http_client.cc, http_stream.cc and http_client_impl.h.
 
 #include <chrono>
 #include <expected>
