@@ -40,9 +40,9 @@ std::vector<std::string> StorageOptions::Validate() const {
                        " is not a valid URL: want http://host:port or https://host:port");
     }
   }
-  for (const auto& [flag, path] : {std::pair{"--etcd-cafile", etcd_cafile},
-                                   std::pair{"--etcd-certfile", etcd_certfile},
-                                   std::pair{"--etcd-keyfile", etcd_keyfile}}) {
+  for (const auto& [flag, path] :
+       {std::pair{"--etcd-cafile", etcd_cafile}, std::pair{"--etcd-certfile", etcd_certfile},
+        std::pair{"--etcd-keyfile", etcd_keyfile}}) {
     if (!path.empty() && !std::filesystem::is_regular_file(path)) {
       errors.push_back(std::string(flag) + " " + util::Quote(path) + ": no such file");
     }
