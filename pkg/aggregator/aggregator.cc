@@ -1,6 +1,7 @@
 #include "pkg/aggregator/aggregator.h"
 
-#include "pkg/genericserver/server/responses.h"
+#include "pkg/genericserver/endpoints/discovery_handler.h"
+#include "pkg/genericserver/endpoints/openapi/openapi_v3.h"
 
 namespace aggregator {
 
@@ -11,17 +12,28 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
   endpoints::APIGroupInfo group;
   group.group = {"apiregistration.k8s.io", {"v1"}};
   group.resources["v1"] = {};  // apiservices arrive with the aggregator work
-  s->generic_->InstallAPIGroup(std::move(group));
+  s->generic_->InstallAPIGroup(std::move(group), {});
 
   // The group list of the whole chain: the aggregator's own groups first, then the
   // delegates' in chain order. Computed per request: delegates may add groups (CRDs).
   genericserver::GenericAPIServer& server = *s->generic_;
-  server.Mux().Handle(
-      "/apis", genericserver::MakeHandler(
-                   [&server](genericserver::RequestContext&, genericserver::ResponseWriter& out) {
-                     return genericserver::WriteJSON(
-                         out, 200, endpoints::EncodeAPIGroupList(server.ListedGroups()));
-                   }));
+  endpoints::DiscoveryDocuments documents;
+  auto named_groups = [&server] {
+    std::vector<endpoints::APIGroupInfo> named;
+    for (auto& info : server.ListedGroups()) {
+      if (!info.group.name.empty()) named.push_back(std::move(info));
+    }
+    return named;
+  };
+  documents.legacy = [named_groups] {
+    std::vector<endpoints::APIGroup> groups;
+    for (auto& info : named_groups()) groups.push_back(std::move(info.group));
+    return endpoints::EncodeAPIGroupList(groups);
+  };
+  documents.groups = named_groups;
+  server.Mux().Handle("/apis", endpoints::NewDiscoveryHandler(std::move(documents)));
+  // OpenAPI v3 of every group of the chain, the legacy core group included.
+  endpoints::openapi::InstallOpenAPIV3(server.Mux(), [&server] { return server.ListedGroups(); });
   return s;
 }
 

@@ -9,7 +9,7 @@ std::unique_ptr<CustomResourceDefinitions> CustomResourceDefinitions::New(
   endpoints::APIGroupInfo group;
   group.group = {"apiextensions.k8s.io", {"v1"}};
   group.resources["v1"] = {};  // customresourcedefinitions arrive with the CRD work
-  s->generic_->InstallAPIGroup(std::move(group));
+  s->generic_->InstallAPIGroup(std::move(group), {});
   return s;
 }
 

@@ -125,4 +125,56 @@ Status NewTimeoutError(std::string_view message, int retry_after_seconds) {
   return Make(504, "Timeout", "Timeout: " + std::string(message), d);
 }
 
+Status NewAlreadyExists(const GroupResource& r, std::string_view name) {
+  return Make(409, "AlreadyExists", r.String() + " " + util::Quote(name) + " already exists",
+              ResourceDetails(r, name));
+}
+
+Status NewConflict(const GroupResource& r, std::string_view name, std::string_view why) {
+  return Make(409, "Conflict",
+              "Operation cannot be fulfilled on " + r.String() + " " + util::Quote(name) + ": " +
+                  std::string(why),
+              ResourceDetails(r, name));
+}
+
+Status NewResourceExpired(std::string_view message) {
+  return Make(410, "Expired", std::string(message));
+}
+
+Status NewTooLargeResourceVersion(int64_t requested, int64_t current) {
+  StatusDetails d;
+  d.causes.push_back({"ResourceVersionTooLarge", "Too large resource version", ""});
+  d.retry_after_seconds = 1;
+  return Make(504, "Timeout",
+              "Timeout: Too large resource version: " + std::to_string(requested) +
+                  ", current: " + std::to_string(current),
+              d);
+}
+
+Status NewUnsupportedMediaType(std::string_view content_type,
+                               const std::vector<std::string>& accepted) {
+  std::string list;
+  for (size_t i = 0; i < accepted.size(); ++i) list += (i ? ", " : "") + accepted[i];
+  (void)content_type;
+  return Make(
+      415, "UnsupportedMediaType",
+      "the body of the request was in an unknown format - accepted media types include: " + list);
+}
+
+Status NewNotAcceptable(const std::vector<std::string>& accepted) {
+  std::string list;
+  for (size_t i = 0; i < accepted.size(); ++i) list += (i ? ", " : "") + accepted[i];
+  return Make(406, "NotAcceptable", "only the following media types are accepted: " + list);
+}
+
+Status NewDeleted(const GroupResource& r, std::string_view name, std::string_view uid) {
+  Status s;
+  s.status = "Success";
+  s.code = 200;
+  StatusDetails d = ResourceDetails(r, name);
+  d.uid = std::string(uid);
+  s.details = d;
+  return s;
+}
+
 }  // namespace apimachinery

@@ -3,6 +3,7 @@
 // constructors for the upstream reasons (k8s.io/apimachinery/pkg/api/errors).
 // The HTTP status of the response always equals Status::code.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,5 +58,20 @@ Status NewTooManyRequests(std::string_view message, int retry_after_seconds);
 Status NewInternalError(std::string_view message);
 Status NewServiceUnavailable(std::string_view message);
 Status NewTimeoutError(std::string_view message, int retry_after_seconds);
+// "<resource> "<name>" already exists".
+Status NewAlreadyExists(const GroupResource& resource, std::string_view name);
+// "Operation cannot be fulfilled on <resource> "<name>": <why>".
+Status NewConflict(const GroupResource& resource, std::string_view name, std::string_view why);
+// 410 Expired, e.g. "too old resource version: 1 (5)".
+Status NewResourceExpired(std::string_view message);
+// 504 "Timeout: Too large resource version: N, current: M", retry after 1 s.
+Status NewTooLargeResourceVersion(int64_t requested, int64_t current);
+// 415 "the body of the request was in an unknown format - accepted media types include: ...".
+Status NewUnsupportedMediaType(std::string_view content_type,
+                               const std::vector<std::string>& accepted);
+// 406 "only the following media types are accepted: ...".
+Status NewNotAcceptable(const std::vector<std::string>& accepted);
+// The Status of a successful deletion: status "Success", details of what was deleted.
+Status NewDeleted(const GroupResource& resource, std::string_view name, std::string_view uid);
 
 }  // namespace apimachinery

@@ -61,4 +61,67 @@ std::string EncodeAPIResourceList(const std::string& group_version,
   return j.dump();
 }
 
+namespace {
+
+Json ResponseKind(const std::string& group, const std::string& version, const std::string& kind) {
+  return {{"group", group}, {"version", version}, {"kind", kind}};
+}
+
+// One resource with its subresources ("plural/sub" entries) folded in.
+Json ResourceDiscovery(const APIGroup& g, const std::string& version, const APIResource& r,
+                       const std::vector<APIResource>& all) {
+  Json j = {{"resource", r.name},
+            {"responseKind", ResponseKind(g.name, version, r.kind)},
+            {"scope", r.namespaced ? "Namespaced" : "Cluster"},
+            {"singularResource", r.singular_name},
+            {"verbs", r.verbs}};
+  if (!r.short_names.empty()) j["shortNames"] = r.short_names;
+  if (!r.categories.empty()) j["categories"] = r.categories;
+  Json subresources = Json::array();
+  const std::string prefix = r.name + "/";
+  for (const APIResource& sub : all) {
+    if (!sub.name.starts_with(prefix)) continue;
+    subresources.push_back(
+        {{"subresource", sub.name.substr(prefix.size())},
+         {"responseKind",
+          ResponseKind(sub.group.empty() && sub.version.empty() ? g.name : sub.group,
+                       sub.version.empty() ? version : sub.version, sub.kind)},
+         {"verbs", sub.verbs}});
+  }
+  if (!subresources.empty()) j["subresources"] = std::move(subresources);
+  return j;
+}
+
+}  // namespace
+
+std::string EncodeAPIGroupDiscoveryList(const std::vector<APIGroupInfo>& groups,
+                                        std::string_view api_version) {
+  Json items = Json::array();
+  for (const APIGroupInfo& info : groups) {
+    Json versions = Json::array();
+    for (const std::string& version : info.group.versions) {
+      Json resources = Json::array();
+      auto it = info.resources.find(version);
+      if (it != info.resources.end()) {
+        for (const APIResource& r : it->second) {
+          if (r.name.find('/') == std::string::npos) {
+            resources.push_back(ResourceDiscovery(info.group, version, r, it->second));
+          }
+        }
+      }
+      versions.push_back(
+          {{"version", version}, {"resources", std::move(resources)}, {"freshness", "Current"}});
+    }
+    Json metadata = Json::object();
+    if (!info.group.name.empty()) metadata["name"] = info.group.name;
+    metadata["creationTimestamp"] = nullptr;
+    items.push_back({{"metadata", std::move(metadata)}, {"versions", std::move(versions)}});
+  }
+  Json j = {{"kind", "APIGroupDiscoveryList"},
+            {"apiVersion", api_version},
+            {"metadata", Json::object()},
+            {"items", std::move(items)}};
+  return j.dump();
+}
+
 }  // namespace endpoints

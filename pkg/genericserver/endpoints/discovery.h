@@ -1,10 +1,17 @@
 #pragma once
-// Legacy discovery documents: APIVersions (/api), APIGroupList (/apis), APIGroup
-// (/apis/G) and APIResourceList (/api/v1, /apis/G/V). Aggregated discovery comes later.
+// Discovery documents: the legacy APIVersions (/api), APIGroupList (/apis), APIGroup
+// (/apis/G) and APIResourceList (/api/v1, /apis/G/V), and the aggregated
+// APIGroupDiscoveryList (/api and /apis with the apidiscovery.k8s.io Accept).
 
 #include <map>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
+
+namespace registry {
+struct ResourceSpec;
+}
 
 namespace endpoints {
 
@@ -30,6 +37,8 @@ struct APIGroup {
 struct APIGroupInfo {
   APIGroup group;
   std::map<std::string, std::vector<APIResource>> resources;  // by version
+  // The full descriptions of those resources, for OpenAPI; by version.
+  std::map<std::string, std::vector<std::shared_ptr<const registry::ResourceSpec>>> specs;
 };
 
 // serverAddressByClientCIDRs: one entry, 0.0.0.0/0 -> server_address ("ip:port").
@@ -41,5 +50,9 @@ std::string EncodeAPIGroupList(const std::vector<APIGroup>& groups);
 // apiVersion, as upstream's does not.
 std::string EncodeAPIResourceList(const std::string& group_version,
                                   const std::vector<APIResource>& resources);
+// The aggregated form of `groups` (their resources included); api_version is
+// "apidiscovery.k8s.io/v2" or "apidiscovery.k8s.io/v2beta1".
+std::string EncodeAPIGroupDiscoveryList(const std::vector<APIGroupInfo>& groups,
+                                        std::string_view api_version);
 
 }  // namespace endpoints

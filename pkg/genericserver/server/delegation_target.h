@@ -23,8 +23,9 @@ class DelegationTarget {
   virtual std::vector<HealthCheck> HealthChecks() const = 0;
   // Checks for /readyz only.
   virtual std::vector<HealthCheck> ReadyzChecks() const = 0;
-  // API groups for /apis, this server's and then its delegates'.
-  virtual std::vector<endpoints::APIGroup> ListedGroups() const = 0;
+  // API groups with their resources, this server's and then its delegates'; the legacy
+  // core group (name "") included, which /apis does not list.
+  virtual std::vector<endpoints::APIGroupInfo> ListedGroups() const = 0;
   // Final wiring before serving; recurses down the chain.
   virtual void PrepareRun() = 0;
 };
@@ -36,7 +37,7 @@ class EmptyDelegate final : public DelegationTarget {
   std::vector<PostStartHookPtr> PostStartHooks() const override { return {}; }
   std::vector<HealthCheck> HealthChecks() const override { return {}; }
   std::vector<HealthCheck> ReadyzChecks() const override { return {}; }
-  std::vector<endpoints::APIGroup> ListedGroups() const override { return {}; }
+  std::vector<endpoints::APIGroupInfo> ListedGroups() const override { return {}; }
   void PrepareRun() override {}
 
  private:

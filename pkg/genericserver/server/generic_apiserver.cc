@@ -1,5 +1,6 @@
 #include "pkg/genericserver/server/generic_apiserver.h"
 
+#include "pkg/genericserver/endpoints/discovery_handler.h"
 #include "pkg/genericserver/server/handler_chain.h"
 #include "pkg/genericserver/server/responses.h"
 
@@ -40,7 +41,8 @@ void GenericAPIServer::AddReadyzChecks(std::vector<HealthCheck> checks) {
   for (auto& c : checks) readyz_checks_.push_back(std::move(c));
 }
 
-void GenericAPIServer::InstallAPIGroup(endpoints::APIGroupInfo info) {
+void GenericAPIServer::InstallAPIGroup(endpoints::APIGroupInfo info,
+                                       std::map<std::string, HandlerPtr> handlers) {
   const std::string base = "/apis/" + info.group.name;
   Mux().Handle(base, MakeHandler([body = endpoints::EncodeAPIGroup(info.group)](
                                      RequestContext&, ResponseWriter& out) {
@@ -53,22 +55,30 @@ void GenericAPIServer::InstallAPIGroup(endpoints::APIGroupInfo info) {
                                  RequestContext&, ResponseWriter& out) {
                    return WriteJSON(out, 200, body);
                  }));
+    if (auto it = handlers.find(version); it != handlers.end()) {
+      Mux().HandlePrefix(base + "/" + version + "/", std::move(it->second));
+    }
   }
-  groups_.push_back(std::move(info.group));
+  groups_.push_back(std::move(info));
 }
 
-void GenericAPIServer::InstallLegacyAPIGroup(endpoints::APIGroupInfo info) {
-  Mux().Handle("/api",
-               MakeHandler([versions = info.group.versions, address = GetConfig().external_address](
-                               RequestContext&, ResponseWriter& out) {
-                 return WriteJSON(out, 200, endpoints::EncodeAPIVersions(versions, address));
-               }));
+void GenericAPIServer::InstallLegacyAPIGroup(endpoints::APIGroupInfo info,
+                                             std::map<std::string, HandlerPtr> handlers) {
+  endpoints::DiscoveryDocuments documents;
+  documents.legacy = [body = endpoints::EncodeAPIVersions(
+                          info.group.versions, GetConfig().external_address)] { return body; };
+  documents.groups = [info] { return std::vector<endpoints::APIGroupInfo>{info}; };
+  Mux().Handle("/api", endpoints::NewDiscoveryHandler(std::move(documents)));
+  groups_.push_back(info);
   for (const std::string& version : info.group.versions) {
     Mux().Handle(
         "/api/" + version,
         MakeHandler(
             [body = endpoints::EncodeAPIResourceList(version, info.resources[version])](
                 RequestContext&, ResponseWriter& out) { return WriteJSON(out, 200, body); }));
+    if (auto it = handlers.find(version); it != handlers.end()) {
+      Mux().HandlePrefix("/api/" + version + "/", std::move(it->second));
+    }
   }
 }
 
@@ -86,8 +96,8 @@ std::vector<HealthCheck> GenericAPIServer::ReadyzChecks() const {
   return all;
 }
 
-std::vector<endpoints::APIGroup> GenericAPIServer::ListedGroups() const {
-  std::vector<endpoints::APIGroup> all = groups_;
+std::vector<endpoints::APIGroupInfo> GenericAPIServer::ListedGroups() const {
+  std::vector<endpoints::APIGroupInfo> all = groups_;
   for (auto& g : delegate_.ListedGroups()) all.push_back(std::move(g));
   return all;
 }

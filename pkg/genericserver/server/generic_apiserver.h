@@ -5,6 +5,7 @@
 // chain is built, before PrepareRun(); afterwards the server is read-only.
 
 #include <expected>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,17 +30,19 @@ class GenericAPIServer final : public DelegationTarget {
   void AddPostStartHook(std::string name, PostStartHookFunc fn);
   void AddHealthChecks(std::vector<HealthCheck> checks);
   void AddReadyzChecks(std::vector<HealthCheck> checks);
-  // /apis/G and /apis/G/V; the group is listed in /apis.
-  void InstallAPIGroup(endpoints::APIGroupInfo info);
-  // /api and /api/v1 for the core group (not listed in /apis).
-  void InstallLegacyAPIGroup(endpoints::APIGroupInfo info);
+  // /apis/G, /apis/G/V and, per version, the handler of /apis/G/V/...; the group is
+  // listed in /apis.
+  void InstallAPIGroup(endpoints::APIGroupInfo info, std::map<std::string, HandlerPtr> handlers);
+  // /api, /api/v1 and /api/v1/... for the core group (not listed in /apis).
+  void InstallLegacyAPIGroup(endpoints::APIGroupInfo info,
+                             std::map<std::string, HandlerPtr> handlers);
 
   // DelegationTarget
   Handler& UnprotectedHandler() override { return *director_; }
   std::vector<PostStartHookPtr> PostStartHooks() const override;
   std::vector<HealthCheck> HealthChecks() const override;
   std::vector<HealthCheck> ReadyzChecks() const override;
-  std::vector<endpoints::APIGroup> ListedGroups() const override;
+  std::vector<endpoints::APIGroupInfo> ListedGroups() const override;
   // Installs /healthz, /livez and /readyz with every check of the chain.
   void PrepareRun() override;
 
@@ -55,10 +58,10 @@ class GenericAPIServer final : public DelegationTarget {
   DelegationTarget& delegate_;
   std::unique_ptr<Director> director_;
   HandlerPtr chain_;
-  std::vector<PostStartHookPtr> hooks_;      // own, then the delegate's
-  std::vector<HealthCheck> health_checks_;   // own only
-  std::vector<HealthCheck> readyz_checks_;   // own only
-  std::vector<endpoints::APIGroup> groups_;  // own only
+  std::vector<PostStartHookPtr> hooks_;          // own, then the delegate's
+  std::vector<HealthCheck> health_checks_;       // own only
+  std::vector<HealthCheck> readyz_checks_;       // own only
+  std::vector<endpoints::APIGroupInfo> groups_;  // own only
 };
 
 }  // namespace genericserver

@@ -1,0 +1,26 @@
+#pragma once
+// The checks that upstream's custom JSON decoders of a few apimachinery types make, with
+// their error messages: metav1.Time and metav1.MicroTime (Go's time.Parse) and
+// resource.Quantity (resource.ParseQuantity). Used by CheckTypes (typecheck.h).
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace apimachinery::schema {
+
+// The layouts metav1.Time and metav1.MicroTime parse with.
+inline constexpr std::string_view kRFC3339 = "2006-01-02T15:04:05Z07:00";
+inline constexpr std::string_view kRFC3339Micro = "2006-01-02T15:04:05.000000Z07:00";
+
+// std::nullopt when Go's time.Parse(layout, value) accepts value; else its error message,
+// e.g. `parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`.
+// layout is kRFC3339 or kRFC3339Micro.
+std::optional<std::string> GoTimeParseError(std::string_view layout, std::string_view value);
+
+// std::nullopt when resource.ParseQuantity accepts the text (after trimming white space, as
+// Quantity.UnmarshalJSON does); else its error message, e.g. "quantities must match the
+// regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'".
+std::optional<std::string> QuantityParseError(std::string_view text);
+
+}  // namespace apimachinery::schema

@@ -1,0 +1,18 @@
+#pragma once
+// The JSON types of an object against its kind's OpenAPI schema, reported as upstream's
+// decoding into the Go type reports the first mismatch.
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace apimachinery::schema {
+
+// std::nullopt when every value has a type the schema allows; else the message of the
+// first mismatch, e.g. "json: cannot unmarshal number into Go struct field
+// ConfigMap.data of type string".
+std::optional<std::string> CheckTypes(const nlohmann::json& object,
+                                      const nlohmann::json& components, const std::string& root);
+
+}  // namespace apimachinery::schema

@@ -1,0 +1,18 @@
+#pragma once
+// Request bodies: JSON (the default) or YAML into JSON. Other media types are 415,
+// malformed bodies 400, with the problem named.
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "pkg/genericserver/endpoints/handlers/handlers.h"
+
+namespace endpoints::handlers {
+
+// An object body for create and update.
+registry::Result<nlohmann::json> DecodeObject(const RequestContext& ctx);
+// The media type of the body, lower-case, without parameters ("" when absent).
+std::string BodyMediaType(const RequestContext& ctx);
+// Parses JSON text; a 400 Status naming the problem otherwise.
+registry::Result<nlohmann::json> ParseJSON(std::string_view text);
+
+}  // namespace endpoints::handlers

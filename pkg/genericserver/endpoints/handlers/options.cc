@@ -1,0 +1,108 @@
+#include "pkg/genericserver/endpoints/handlers/options.h"
+
+#include <charconv>
+
+#include "pkg/genericserver/apimachinery/validation/field_error.h"
+
+namespace endpoints::handlers {
+
+namespace v = apimachinery::validation;
+
+namespace {
+
+std::optional<int64_t> ParseInt(std::string_view s) {
+  int64_t value = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return value;
+}
+
+bool ParseBool(std::string_view s) { return s == "true" || s == "1" || s == "True" || s == "TRUE"; }
+
+apimachinery::Status InvalidOptions(const char* kind, std::vector<v::FieldError> errors) {
+  return v::NewInvalid("meta.k8s.io", kind, "", errors);
+}
+
+}  // namespace
+
+registry::Result<registry::ListOptions> ParseListOptions(const RequestContext& ctx, bool watch) {
+  const auto& q = ctx.request.query;
+  registry::ListOptions o;
+  o.label_selector = q.Get("labelSelector").value_or("");
+  o.field_selector = q.Get("fieldSelector").value_or("");
+  o.resource_version = q.Get("resourceVersion").value_or("");
+  o.continue_token = q.Get("continue").value_or("");
+  if (auto limit = q.Get("limit"); limit && !limit->empty()) {
+    auto n = ParseInt(*limit);
+    if (!n) {
+      return std::unexpected(apimachinery::NewBadRequest("invalid limit: " + *limit));
+    }
+    o.limit = std::max<int64_t>(*n, 0);
+  }
+  o.allow_bookmarks = ParseBool(q.Get("allowWatchBookmarks").value_or(""));
+  o.send_initial_events = ParseBool(q.Get("sendInitialEvents").value_or(""));
+  std::vector<v::FieldError> errors;
+  const std::string match = q.Get("resourceVersionMatch").value_or("");
+  if (match == "NotOlderThan") {
+    o.match = storage::ResourceVersionMatch::kNotOlderThan;
+  } else if (match == "Exact") {
+    o.match = storage::ResourceVersionMatch::kExact;
+  } else if (!match.empty()) {
+    errors.push_back(
+        v::FieldNotSupported("resourceVersionMatch", match, {"Exact", "NotOlderThan", ""}));
+  }
+  if (!match.empty() && o.resource_version.empty()) {
+    errors.push_back(
+        v::FieldForbidden("resourceVersionMatch",
+                          "resourceVersionMatch is forbidden unless resourceVersion is "
+                          "provided"));
+  }
+  if (match == "Exact" && o.resource_version == "0") {
+    errors.push_back(
+        v::FieldForbidden("resourceVersionMatch",
+                          "resourceVersionMatch \"exact\" is forbidden for resourceVersion "
+                          "\"0\""));
+  }
+  if (!o.continue_token.empty() && !match.empty()) {
+    errors.push_back(v::FieldForbidden(
+        "resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+  }
+  if (q.Has("sendInitialEvents")) {
+    if (!watch) {
+      errors.push_back(
+          v::FieldForbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+    } else if (o.send_initial_events && !o.allow_bookmarks) {
+      errors.push_back(v::FieldForbidden("allowWatchBookmarks",
+                                         "allowWatchBookmarks must be set to true when "
+                                         "sendInitialEvents is set"));
+    }
+  }
+  if (!errors.empty()) return std::unexpected(InvalidOptions("ListOptions", std::move(errors)));
+  return o;
+}
+
+registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext& ctx) {
+  registry::WriteOptions o;
+  for (const std::string& d : ctx.request.query.Values("dryRun")) {
+    if (d != "All") {
+      return std::unexpected(
+          InvalidOptions("CreateOptions", {v::FieldNotSupported("dryRun", d, {"All"})}));
+    }
+    o.dry_run = true;
+  }
+  o.field_manager = ctx.request.query.Get("fieldManager").value_or("");
+  if (o.field_manager.size() > 128) {
+    return std::unexpected(InvalidOptions("CreateOptions", {v::FieldTooLong("fieldManager", 128)}));
+  }
+  return o;
+}
+
+registry::Result<std::string> ParseFieldValidation(const RequestContext& ctx) {
+  std::string value = ctx.request.query.Get("fieldValidation").value_or("");
+  if (value.empty() || value == "Ignore" || value == "Warn" || value == "Strict") return value;
+  return std::unexpected(
+      apimachinery::NewBadRequest("fieldValidation: Unsupported value: \"" + value +
+                                  "\": supported values: \"Ignore\", \"Strict\", \"Warn\""));
+}
+
+}  // namespace endpoints::handlers

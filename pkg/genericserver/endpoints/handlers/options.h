@@ -1,0 +1,16 @@
+#pragma once
+// Query parameters of the REST verbs, validated as upstream validates them.
+
+#include <optional>
+
+#include "pkg/genericserver/endpoints/handlers/handlers.h"
+
+namespace endpoints::handlers {
+
+registry::Result<registry::ListOptions> ParseListOptions(const RequestContext& ctx, bool watch);
+// dryRun and fieldManager of a write.
+registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext& ctx);
+// ?fieldValidation=Ignore|Warn|Strict ("" is the default); 400 for anything else.
+registry::Result<std::string> ParseFieldValidation(const RequestContext& ctx);
+
+}  // namespace endpoints::handlers

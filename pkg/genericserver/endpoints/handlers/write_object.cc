@@ -1,0 +1,214 @@
+#include "pkg/genericserver/endpoints/handlers/write_object.h"
+
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/apimachinery/yaml/yaml_json.h"
+#include "pkg/genericserver/registry/table.h"
+#include "pkg/genericserver/server/responses.h"
+
+namespace endpoints::handlers {
+
+using nlohmann::json;
+
+namespace {
+
+// Lists bigger than this are sent in chunks as they are assembled.
+constexpr size_t kStreamListAbove = 1 << 20;
+constexpr size_t kChunk = 256 << 10;
+
+std::string Dump(const json& j, bool pretty) { return (pretty ? j.dump(2) : j.dump()) + "\n"; }
+
+json ListMetadata(const storage::ListResult& list) {
+  json meta = {{"resourceVersion", std::to_string(list.revision)}};
+  if (!list.continue_token.empty()) meta["continue"] = list.continue_token;
+  if (list.remaining_item_count) meta["remainingItemCount"] = *list.remaining_item_count;
+  return meta;
+}
+
+std::optional<registry::IncludeObject> Include(const RequestContext& ctx) {
+  return registry::ParseIncludeObject(ctx.request.query.Get("includeObject").value_or(""));
+}
+
+Awaitable<void> Send(ResponseWriter& out, int code, const std::string& type, std::string body) {
+  genericserver::Response r;
+  r.status = code;
+  r.headers.Set("Content-Type", type);
+  r.body = std::move(body);
+  co_await out.Respond(std::move(r));
+}
+
+}  // namespace
+
+std::string ContentType(const OutputTarget& target) {
+  switch (target.kind) {
+    case Output::kYAML:
+      return "application/yaml";
+    case Output::kTable:
+      return "application/json;as=Table;v=" + target.meta_version + ";g=meta.k8s.io";
+    case Output::kPartialObjectMetadata:
+      return "application/json;as=PartialObjectMetadata;v=" + target.meta_version +
+             ";g=meta.k8s.io";
+    case Output::kJSON:
+      break;
+  }
+  return "application/json";
+}
+
+bool Pretty(const RequestContext& ctx) {
+  if (auto p = ctx.request.query.Get("pretty")) return *p == "true" || *p == "1";
+  std::string_view agent = ctx.request.headers.Get("User-Agent").value_or("");
+  return agent.starts_with("curl") || agent.starts_with("Wget") || agent.starts_with("Mozilla/5.0");
+}
+
+Awaitable<std::optional<OutputTarget>> Negotiate(RequestContext& ctx, ResponseWriter& out,
+                                                 bool streaming) {
+  auto target = NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), streaming);
+  if (!target) {
+    co_await genericserver::WriteStatus(out,
+                                        apimachinery::NewNotAcceptable(SupportedOutputTypes()));
+  }
+  co_return target;
+}
+
+Awaitable<void> WriteError(RequestContext& ctx, ResponseWriter& out,
+                           const apimachinery::Status& status) {
+  auto target = NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), false);
+  if (target && target->kind == Output::kYAML) {
+    std::string body =
+        apimachinery::yaml::JSONToYAML(json::parse(apimachinery::EncodeStatus(status)));
+    co_await Send(out, status.code, "application/yaml", std::move(body));
+    co_return;
+  }
+  co_await genericserver::WriteStatus(out, status);
+}
+
+Awaitable<void> WriteDocument(RequestContext& ctx, ResponseWriter& out, const OutputTarget& target,
+                              int code, const json& document) {
+  if (target.kind == Output::kYAML) {
+    co_await Send(out, code, "application/yaml", apimachinery::yaml::JSONToYAML(document));
+    co_return;
+  }
+  co_await Send(out, code, "application/json", Dump(document, Pretty(ctx)));
+}
+
+Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
+                            const OutputTarget& target, int code, const storage::Object& object) {
+  switch (target.kind) {
+    case Output::kJSON:
+      if (!Pretty(ctx)) {
+        co_await Send(out, code, "application/json", *object.json + "\n");
+      } else {
+        co_await Send(out, code, "application/json", Dump(json::parse(*object.json), true));
+      }
+      co_return;
+    case Output::kYAML:
+      co_await Send(out, code, "application/yaml",
+                    apimachinery::yaml::JSONToYAML(json::parse(*object.json)));
+      co_return;
+    case Output::kTable: {
+      auto include = Include(ctx);
+      if (!include) {
+        co_await WriteError(ctx, out, apimachinery::NewBadRequest("invalid includeObject value"));
+        co_return;
+      }
+      const json parsed = json::parse(*object.json);
+      json rows = json::array({registry::TableRow(scope.spec, parsed, *include, target.meta_version,
+                                                  std::chrono::system_clock::now())});
+      json meta = {{"resourceVersion", parsed["metadata"].value("resourceVersion", "")}};
+      co_await Send(out, code, ContentType(target),
+                    Dump(registry::Table(scope.spec, std::move(rows), std::move(meta),
+                                         target.meta_version, true),
+                         Pretty(ctx)));
+      co_return;
+    }
+    case Output::kPartialObjectMetadata:
+      co_await Send(
+          out, code, ContentType(target),
+          Dump(registry::PartialObjectMetadata(json::parse(*object.json), target.meta_version),
+               Pretty(ctx)));
+      co_return;
+  }
+}
+
+Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
+                          const OutputTarget& target, const storage::ListResult& list) {
+  const bool pretty = Pretty(ctx);
+  if (target.kind == Output::kJSON && !pretty) {
+    // The stored bytes of each item, joined: no parse, no encode.
+    const std::string head = "{\"apiVersion\":\"" + scope.spec.GroupVersion() + "\",\"items\":[";
+    const std::string tail = "],\"kind\":\"" + scope.spec.list_kind +
+                             "\",\"metadata\":" + ListMetadata(list).dump() + "}\n";
+    size_t total = head.size() + tail.size();
+    for (const auto& item : list.items) total += item->json->size() + 1;
+    if (total <= kStreamListAbove) {
+      std::string body;
+      body.reserve(total);
+      body += head;
+      for (size_t i = 0; i < list.items.size(); ++i) {
+        if (i) body += ',';
+        body += *list.items[i]->json;
+      }
+      body += tail;
+      co_await Send(out, 200, "application/json", std::move(body));
+      co_return;
+    }
+    genericserver::Headers headers;
+    headers.Set("Content-Type", "application/json");
+    if (!co_await out.StartStream(200, std::move(headers))) co_return;
+    std::string chunk = head;
+    for (size_t i = 0; i < list.items.size(); ++i) {
+      if (i) chunk += ',';
+      chunk += *list.items[i]->json;
+      if (chunk.size() >= kChunk) {
+        if (!co_await out.WriteChunk(chunk)) co_return;
+        chunk.clear();
+      }
+    }
+    chunk += tail;
+    if (!co_await out.WriteChunk(chunk)) co_return;
+    co_await out.FinishStream();
+    co_return;
+  }
+  const auto now = std::chrono::system_clock::now();
+  json items = json::array();
+  auto include = Include(ctx);
+  if (target.kind == Output::kTable && !include) {
+    co_await WriteError(ctx, out, apimachinery::NewBadRequest("invalid includeObject value"));
+    co_return;
+  }
+  for (const auto& item : list.items) {
+    json parsed = json::parse(*item->json);
+    switch (target.kind) {
+      case Output::kTable:
+        items.push_back(registry::TableRow(scope.spec, parsed, *include, target.meta_version, now));
+        break;
+      case Output::kPartialObjectMetadata:
+        items.push_back(registry::PartialObjectMetadata(parsed, target.meta_version));
+        break;
+      default:
+        items.push_back(std::move(parsed));
+    }
+  }
+  json document;
+  if (target.kind == Output::kTable) {
+    document = registry::Table(scope.spec, std::move(items), ListMetadata(list),
+                               target.meta_version, true);
+  } else if (target.kind == Output::kPartialObjectMetadata) {
+    document = {{"apiVersion", "meta.k8s.io/" + target.meta_version},
+                {"kind", "PartialObjectMetadataList"},
+                {"metadata", ListMetadata(list)},
+                {"items", std::move(items)}};
+  } else {
+    document = {{"apiVersion", scope.spec.GroupVersion()},
+                {"kind", scope.spec.list_kind},
+                {"metadata", ListMetadata(list)},
+                {"items", std::move(items)}};
+  }
+  if (target.kind == Output::kYAML) {
+    co_await Send(out, 200, "application/yaml", apimachinery::yaml::JSONToYAML(document));
+    co_return;
+  }
+  co_await Send(out, 200, ContentType(target), Dump(document, pretty));
+}
+
+}  // namespace endpoints::handlers

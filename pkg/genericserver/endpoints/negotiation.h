@@ -1,0 +1,46 @@
+#pragma once
+// Content negotiation: what a response should be (from Accept) and what a request body
+// is (from Content-Type), as upstream negotiates them.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace endpoints {
+
+struct MediaType {
+  std::string type;                           // "application"
+  std::string subtype;                        // "json"
+  std::map<std::string, std::string> params;  // lower-case names: "as", "v", "g", "stream"
+  double q = 1.0;
+
+  std::string Essence() const { return type + "/" + subtype; }
+  std::string Param(const std::string& name) const;
+};
+
+// Accept in preference order: q first (stable), then the order given. Malformed entries
+// are skipped.
+std::vector<MediaType> ParseAccept(std::string_view accept);
+std::optional<MediaType> ParseMediaType(std::string_view text);
+
+enum class Output {
+  kJSON,
+  kYAML,
+  kTable,                  // meta.k8s.io Table (v1 or v1beta1)
+  kPartialObjectMetadata,  // ... or PartialObjectMetadataList for lists
+};
+
+struct OutputTarget {
+  Output kind = Output::kJSON;
+  std::string meta_version = "v1";  // for Table and PartialObjectMetadata: v1 or v1beta1
+};
+
+// The response form for an object or list request, or std::nullopt when nothing in
+// Accept can be produced (406). `streaming`: a watch (no YAML).
+std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool streaming);
+// The media types a 406 lists.
+const std::vector<std::string>& SupportedOutputTypes();
+
+}  // namespace endpoints

@@ -1,0 +1,228 @@
+#include "pkg/genericserver/registry/object_meta.h"
+
+#include <ctime>
+#include <map>
+#include <random>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/apimachinery/validation/names.h"
+
+namespace registry {
+
+namespace v = apimachinery::validation;
+using nlohmann::json;
+
+std::string MetaString(const json& object, std::string_view field) {
+  auto m = object.find("metadata");
+  if (m == object.end() || !m->is_object()) return "";
+  auto it = m->find(field);
+  return it != m->end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+void NormalizeMetadata(json& object) {
+  auto m = object.find("metadata");
+  if (m == object.end() || !m->is_object()) return;
+  for (auto it = m->begin(); it != m->end();) {
+    const bool collection = it.key() == "labels" || it.key() == "annotations" ||
+                            it.key() == "finalizers" || it.key() == "ownerReferences" ||
+                            it.key() == "managedFields";
+    if (it->is_null() || (collection && it->empty())) {
+      it = m->erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+std::string FormatTime(std::chrono::system_clock::time_point t) {
+  std::time_t secs = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::optional<std::chrono::system_clock::time_point> ParseTime(std::string_view s) {
+  std::tm tm{};
+  std::string text(s);
+  const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (!end) return std::nullopt;
+  auto t = std::chrono::system_clock::from_time_t(timegm(&tm));
+  // Fractional seconds and a zone offset may follow; only UTC ("Z") offsets are expected.
+  return t;
+}
+
+std::string NowTimestamp() { return FormatTime(std::chrono::system_clock::now()); }
+
+std::string GenerateName(std::string_view prefix) {
+  static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  thread_local std::mt19937 rng{std::random_device{}()};
+  std::string name(prefix);
+  for (int i = 0; i < 5; ++i) name += kAlphabet[rng() % (sizeof kAlphabet - 1)];
+  return name;
+}
+
+namespace {
+
+std::map<std::string, std::string> StringMap(const json& meta, const char* field,
+                                             FieldErrors& errors) {
+  std::map<std::string, std::string> out;
+  if (!meta.contains(field) || meta[field].is_null()) return out;
+  const json& m = meta[field];
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    if (!it.value().is_string()) {
+      errors.push_back(v::FieldInvalid(std::string("metadata.") + field + "[" + it.key() + "]",
+                                       it.value().dump(), "must be a string"));
+      continue;
+    }
+    out[it.key()] = it.value().get<std::string>();
+  }
+  return out;
+}
+
+std::string Str(const json& meta, const char* field) {
+  auto it = meta.find(field);
+  return it != meta.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+void ValidateName(const std::string& field, const std::string& name, bool prefix, bool dns_label,
+                  FieldErrors& errors) {
+  // Path segment rules first: a name becomes part of a URL.
+  if (name == "." || name == "..") {
+    errors.push_back(v::FieldInvalid(field, name, "may not be '" + name + "'"));
+    return;
+  }
+  for (const char* bad : {"/", "%"}) {
+    if (name.find(bad) != std::string::npos) {
+      errors.push_back(v::FieldInvalid(field, name, std::string("may not contain '") + bad + "'"));
+      return;
+    }
+  }
+  // A generateName prefix may end with '-' (upstream drops one before checking).
+  std::string checked = name;
+  if (prefix && !checked.empty() && checked.back() == '-') checked.pop_back();
+  if (prefix && checked.empty()) return;
+  for (const std::string& msg :
+       dns_label ? v::IsDNS1123Label(checked) : v::IsDNS1123Subdomain(checked)) {
+    errors.push_back(v::FieldInvalid(field, name, msg));
+  }
+}
+
+}  // namespace
+
+FieldErrors ValidateObjectMeta(const json& object, bool namespaced, bool dns_label) {
+  FieldErrors errors;
+  if (!object.contains("metadata") || !object["metadata"].is_object()) {
+    errors.push_back(v::FieldRequired("metadata", ""));
+    return errors;
+  }
+  const json& meta = object["metadata"];
+  const std::string name = Str(meta, "name");
+  const std::string generate = Str(meta, "generateName");
+  if (!generate.empty()) ValidateName("metadata.generateName", generate, true, dns_label, errors);
+  if (name.empty()) {
+    if (generate.empty()) {
+      errors.push_back(v::FieldRequired("metadata.name", "name or generateName is required"));
+    }
+  } else {
+    ValidateName("metadata.name", name, false, dns_label, errors);
+  }
+  const std::string ns = Str(meta, "namespace");
+  if (namespaced) {
+    if (ns.empty()) {
+      errors.push_back(v::FieldRequired("metadata.namespace", ""));
+    } else {
+      for (const std::string& msg : v::IsDNS1123Label(ns)) {
+        errors.push_back(v::FieldInvalid("metadata.namespace", ns, msg));
+      }
+    }
+  } else if (!ns.empty()) {
+    errors.push_back(v::FieldForbidden("metadata.namespace", "not allowed on this type"));
+  }
+  if (meta.contains("generation") && meta["generation"].is_number_integer() &&
+      meta["generation"].get<int64_t>() < 0) {
+    errors.push_back(v::FieldInvalid("metadata.generation", meta["generation"].dump(),
+                                     "must be greater than or equal to 0"));
+  }
+  for (auto& e : v::ValidateLabels(StringMap(meta, "labels", errors), "metadata.labels")) {
+    errors.push_back(std::move(e));
+  }
+  for (auto& e :
+       v::ValidateAnnotations(StringMap(meta, "annotations", errors), "metadata.annotations")) {
+    errors.push_back(std::move(e));
+  }
+  if (meta.contains("finalizers") && meta["finalizers"].is_array()) {
+    std::set<std::string> seen;
+    const json& finalizers = meta["finalizers"];
+    for (size_t i = 0; i < finalizers.size(); ++i) {
+      const std::string field = "metadata.finalizers[" + std::to_string(i) + "]";
+      if (!finalizers[i].is_string()) {
+        errors.push_back(v::FieldInvalid(field, finalizers[i].dump(), "must be a string"));
+        continue;
+      }
+      const std::string f = finalizers[i].get<std::string>();
+      for (const std::string& msg : v::IsQualifiedName(f))
+        errors.push_back(v::FieldInvalid(field, f, msg));
+      if (!seen.insert(f).second) errors.push_back(v::FieldDuplicate(field, f));
+    }
+  }
+  if (meta.contains("ownerReferences") && meta["ownerReferences"].is_array()) {
+    const json& refs = meta["ownerReferences"];
+    for (size_t i = 0; i < refs.size(); ++i) {
+      const std::string field = "metadata.ownerReferences[" + std::to_string(i) + "]";
+      const json& ref = refs[i];
+      if (!ref.is_object()) {
+        errors.push_back(v::FieldInvalid(field, ref.dump(), "must be an object"));
+        continue;
+      }
+      if (Str(ref, "apiVersion").empty()) {
+        errors.push_back(v::FieldInvalid(field + ".apiVersion", "", "version must not be empty"));
+      }
+      if (Str(ref, "kind").empty()) {
+        errors.push_back(v::FieldInvalid(field + ".kind", "", "kind must not be empty"));
+      }
+      if (Str(ref, "name").empty()) {
+        errors.push_back(v::FieldInvalid(field + ".name", "", "name must not be empty"));
+      }
+      if (Str(ref, "uid").empty()) {
+        errors.push_back(v::FieldInvalid(field + ".uid", "", "uid must not be empty"));
+      }
+    }
+  }
+  return errors;
+}
+
+FieldErrors ValidateObjectMetaUpdate(const json& object, const json& old, bool namespaced,
+                                     bool dns_label) {
+  FieldErrors errors = ValidateObjectMeta(object, namespaced, dns_label);
+  if (!errors.empty() && (!object.contains("metadata") || !object["metadata"].is_object())) {
+    return errors;
+  }
+  const json& meta = object["metadata"];
+  const json& prev = old["metadata"];
+  for (const char* field : {"name", "namespace", "uid", "creationTimestamp"}) {
+    const std::string now = meta.contains(field) ? meta[field].dump() : "";
+    const std::string before = prev.contains(field) ? prev[field].dump() : "";
+    if (now != before) {
+      std::string shown =
+          meta.contains(field) && meta[field].is_string() ? meta[field].get<std::string>() : now;
+      errors.push_back(
+          v::FieldInvalid(std::string("metadata.") + field, shown, "field is immutable"));
+    }
+  }
+  return errors;
+}
+
+bool SpecChanged(const json& a, const json& b) {
+  auto strip = [](json o) {
+    o.erase("metadata");
+    o.erase("status");
+    return o;
+  };
+  return strip(a) != strip(b);
+}
+
+}  // namespace registry

@@ -1,0 +1,31 @@
+#include "pkg/genericserver/registry/resource_spec.h"
+
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/apimachinery/patch/openapi_patch_schema.h"
+#include "pkg/util/strings.h"
+
+namespace registry {
+
+const Subresource* ResourceSpec::FindSubresource(std::string_view name) const {
+  for (const Subresource& s : subresources) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+void ResourceSpec::Complete() {
+  if (list_kind.empty()) list_kind = kind + "List";
+  if (singular.empty()) singular = util::ToLower(kind);
+  if (storage_prefix.empty())
+    storage_prefix = group.empty() ? "/" + plural : "/" + group + "/" + plural;
+  if (!strategy) strategy = std::make_shared<Strategy>();
+  if (!patch_schema && components && !schema_name.empty()) {
+    // The components outlive every spec (they are static data): borrow, do not copy.
+    std::shared_ptr<const nlohmann::json> borrowed(std::shared_ptr<void>(), components);
+    auto schema = apimachinery::patch::NewOpenApiPatchSchema(borrowed, schema_name);
+    if (schema) patch_schema = *schema;
+  }
+}
+
+}  // namespace registry

@@ -1,0 +1,93 @@
+#pragma once
+// ResourceSpec: the one description of a resource, built-in or custom. The REST
+// installer, discovery, OpenAPI, tables, field selectors and patching all read it;
+// nothing about a resource is written anywhere else.
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "pkg/genericserver/apimachinery/status.h"
+#include "pkg/genericserver/registry/strategy.h"
+
+namespace apimachinery::patch {
+class PatchSchema;
+}
+
+namespace registry {
+
+struct GroupVersionKind {
+  std::string group;
+  std::string version;
+  std::string kind;
+  std::string GroupVersion() const { return group.empty() ? version : group + "/" + version; }
+};
+
+struct TableColumn {
+  std::string name;
+  std::string type = "string";  // string, integer, date, ...
+  std::string format;           // "name" for the name column
+  std::string description;
+  int priority = 0;  // > 0: shown by -o wide only
+};
+
+// The cells of one table row for an object, given the current time (for ages).
+using RowFunc = std::function<std::vector<nlohmann::json>(
+    const nlohmann::json& object, std::chrono::system_clock::time_point now)>;
+// The value of a selectable field of an object ("" when absent).
+using FieldFunc = std::function<std::string(const nlohmann::json& object)>;
+
+struct Subresource {
+  std::string name;                // "status", "finalize", "scale"
+  GroupVersionKind kind;           // what it returns
+  std::vector<std::string> verbs;  // "get", "patch", "update"
+  std::shared_ptr<const Strategy> strategy;
+};
+
+struct ResourceSpec {
+  std::string group;
+  std::string version;
+  std::string kind;
+  std::string list_kind;  // default kind + "List"
+  std::string plural;
+  std::string singular;
+  std::vector<std::string> short_names;
+  std::vector<std::string> categories;
+  bool namespaced = true;
+  std::vector<std::string> verbs = {"create", "delete", "deletecollection", "get",
+                                    "list",   "patch",  "update",           "watch"};
+  std::vector<Subresource> subresources;
+  std::shared_ptr<const Strategy> strategy;
+  // Table output (kubectl get); the Name and Age columns are not implied.
+  std::vector<TableColumn> columns;
+  RowFunc row;
+  // Field selectors beyond metadata.name and metadata.namespace (always supported).
+  std::map<std::string, FieldFunc> fields;
+  // The OpenAPI component schema of the kind ("io.k8s.api.core.v1.ConfigMap") and the
+  // components it lives in; empty/null when the kind has no schema.
+  std::string schema_name;
+  const nlohmann::json* components = nullptr;
+  // How strategic merge patches apply to the kind, read from the schema by Complete();
+  // null for kinds without one (custom resources), which take no strategic merge patches.
+  std::shared_ptr<const apimachinery::patch::PatchSchema> patch_schema;
+  // Storage key prefix, "/configmaps" (upstream's layout); default "/" + plural for the
+  // core group, "/" + group + "/" + plural otherwise.
+  std::string storage_prefix;
+
+  std::string GroupVersion() const { return group.empty() ? version : group + "/" + version; }
+  apimachinery::GroupResource Resource() const { return {group, plural}; }
+  GroupVersionKind Kind() const { return {group, version, kind}; }
+  const Subresource* FindSubresource(std::string_view name) const;
+  // Fills the defaults above (list_kind, singular, storage_prefix, patch_schema).
+  void Complete();
+};
+
+using ResourceSpecPtr = std::shared_ptr<const ResourceSpec>;
+
+}  // namespace registry

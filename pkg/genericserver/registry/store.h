@@ -1,0 +1,121 @@
+#pragma once
+// registry::Store: the one generic implementation of every REST verb over storage, as
+// upstream's genericregistry.Store. What differs between resources comes from the
+// ResourceSpec and its Strategy. Objects are JSON in canonical form (keys sorted, as
+// nlohmann::json dumps them), so that "nothing changed" is byte equality and a no-op
+// update keeps the resourceVersion.
+//
+// Storage errors become API Status errors here and nowhere else (errors.cc).
+
+#include <expected>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "pkg/genericserver/apimachinery/status.h"
+#include "pkg/genericserver/registry/resource_spec.h"
+#include "pkg/genericserver/server/awaitable.h"
+#include "pkg/genericserver/storage/interface.h"
+
+namespace registry {
+
+template <class T>
+using Result = std::expected<T, apimachinery::Status>;
+
+struct ListOptions {
+  std::string label_selector;
+  std::string field_selector;
+  std::string resource_version;
+  storage::ResourceVersionMatch match = storage::ResourceVersionMatch::kUnset;
+  int64_t limit = 0;
+  std::string continue_token;
+  bool allow_bookmarks = false;      // watch
+  bool send_initial_events = false;  // watch
+};
+
+struct WriteOptions {
+  bool dry_run = false;
+  std::string field_manager;
+};
+
+struct DeleteOptions {
+  std::optional<std::string> precondition_uid;
+  std::optional<std::string> precondition_resource_version;
+  std::string propagation_policy;  // "", "Orphan", "Background", "Foreground"
+  std::optional<int64_t> grace_period_seconds;
+  bool dry_run = false;
+};
+
+// A deletion either removed the object (the Status to answer) or marked it for deletion
+// (finalizers remain: the object, now with a deletionTimestamp).
+struct DeleteResult {
+  bool deleted = false;
+  storage::ObjectPtr object;  // the object as stored last (deleted) or as marked
+};
+
+struct UpdateResult {
+  storage::ObjectPtr object;
+  bool created = false;
+};
+
+// Computes the new object from the stored one (null when there is none). Runs again if
+// the object changed meanwhile, so it must have no side effects.
+using UpdateFunc = std::function<Awaitable<Result<nlohmann::json>>(const nlohmann::json* old)>;
+
+// Checks a new or changed object against the rest of the system (admission): for
+// example that its namespace exists and is not terminating.
+using AdmitFunc = std::function<Awaitable<std::optional<apimachinery::Status>>(
+    const ResourceSpec& spec, const nlohmann::json& object, const nlohmann::json* old)>;
+
+class Store {
+ public:
+  Store(ResourceSpecPtr spec, std::shared_ptr<storage::Interface> storage,
+        AdmitFunc admit = nullptr);
+
+  const ResourceSpec& Spec() const { return *spec_; }
+  const ResourceSpecPtr& SpecPtr() const { return spec_; }
+  // "/configmaps/ns/name" (namespaced) or "/namespaces/name".
+  std::string Key(std::string_view ns, std::string_view name) const;
+  // The prefix of a list: "/configmaps/ns/", or "/configmaps/" for all namespaces.
+  std::string Prefix(std::string_view ns) const;
+
+  Awaitable<Result<storage::ObjectPtr>> Get(std::string ns, std::string name,
+                                            std::string resource_version);
+  Awaitable<Result<storage::ListResult>> List(std::string ns, ListOptions options);
+  Awaitable<Result<storage::WatcherPtr>> Watch(std::string ns, ListOptions options);
+  Awaitable<Result<storage::ObjectPtr>> Create(std::string ns, nlohmann::json object,
+                                               WriteOptions options);
+  // PUT, PATCH and subresources: `strategy` is the main resource's or a subresource's.
+  Awaitable<Result<UpdateResult>> Update(std::string ns, std::string name, UpdateFunc update,
+                                         WriteOptions options, const Strategy* strategy);
+  Awaitable<Result<DeleteResult>> Delete(std::string ns, std::string name, DeleteOptions options);
+  // Deletes every object the options select; returns what was deleted or marked.
+  Awaitable<Result<std::vector<storage::ObjectPtr>>> DeleteCollection(std::string ns,
+                                                                      ListOptions list,
+                                                                      DeleteOptions options);
+
+  // A selection predicate for label and field selectors, or a 400 Status.
+  Result<storage::SelectionPredicate> Predicate(const ListOptions& options) const;
+
+ private:
+  // Create-time metadata, preparation and validation; the JSON to store.
+  Awaitable<Result<nlohmann::json>> PrepareCreate(const std::string& ns, nlohmann::json object);
+  // Update-time checks and preparation of `object` against `old`.
+  Awaitable<Result<nlohmann::json>> PrepareUpdate(nlohmann::json object, const nlohmann::json& old,
+                                                  const Strategy& strategy);
+  apimachinery::Status Error(const storage::StorageError& e, std::string_view name) const;
+
+  ResourceSpecPtr spec_;
+  std::shared_ptr<storage::Interface> storage_;
+  AdmitFunc admit_;
+};
+
+// An object parsed from storage (resourceVersion included).
+nlohmann::json Parse(const storage::Object& object);
+// An object that was not stored (dry run): the JSON a client would have got.
+storage::ObjectPtr Unstored(const nlohmann::json& object);
+
+}  // namespace registry

@@ -1,0 +1,120 @@
+// registry::Store::Update: PUT, PATCH and subresource writes.
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/genericserver/registry/store.h"
+
+namespace registry {
+
+using nlohmann::json;
+namespace v = apimachinery::validation;
+
+namespace {
+constexpr char kModified[] =
+    "the object has been modified; please apply your changes to the latest version and try again";
+}  // namespace
+
+Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, UpdateFunc update,
+                                              WriteOptions options, const Strategy* strategy) {
+  const Strategy& s = strategy ? *strategy : *spec_->strategy;
+  const std::string key = Key(ns, name);
+  bool created = false;
+  // The update removed what kept an object that is being deleted: it goes instead.
+  bool finalized = false;
+  storage::Preconditions finalized_at;
+
+  // The object to store, computed from the stored one (null: none). Runs again when the
+  // stored object changed meanwhile.
+  auto compute = [&](const storage::ObjectPtr& current) -> Awaitable<Result<json>> {
+    created = finalized = false;
+    std::optional<json> old;
+    if (current) old = Parse(*current);
+    const json* stored = old ? &*old : nullptr;
+    auto updated = co_await update(stored);
+    if (!updated) co_return std::unexpected(updated.error());
+    json object = std::move(*updated);
+    if (!object.is_object()) {
+      co_return std::unexpected(
+          apimachinery::NewBadRequest("the object provided is not a JSON object"));
+    }
+    if (!object.contains("metadata") || !object["metadata"].is_object()) {
+      object["metadata"] = json::object();
+    }
+    const std::string body_name = MetaString(object, "name");
+    if (!body_name.empty() && body_name != name) {
+      co_return std::unexpected(
+          apimachinery::NewBadRequest("the name of the object (" + body_name +
+                                      ") does not match the name on the URL (" + name + ")"));
+    }
+    object["metadata"]["name"] = name;
+    if (!old) {
+      if (!s.AllowCreateOnUpdate())
+        co_return std::unexpected(apimachinery::NewNotFound(spec_->Resource(), name));
+      created = true;
+      object["metadata"].erase("resourceVersion");
+      co_return co_await PrepareCreate(ns, std::move(object));
+    }
+    // Optimistic concurrency: a resourceVersion given must be the stored one.
+    const std::string rv = MetaString(object, "resourceVersion");
+    if (!rv.empty() && rv != MetaString(*old, "resourceVersion")) {
+      co_return std::unexpected(apimachinery::NewConflict(spec_->Resource(), name, kModified));
+    }
+    if (rv.empty() && !s.AllowUnconditionalUpdate()) {
+      co_return std::unexpected(v::NewInvalid(
+          spec_->group, spec_->kind, name,
+          {v::FieldInvalid("metadata.resourceVersion", "0x0", "must be specified for an update")}));
+    }
+    auto prepared = co_await PrepareUpdate(std::move(object), *old, s);
+    if (!prepared) co_return std::unexpected(prepared.error());
+    if (prepared->at("metadata").contains("deletionTimestamp") &&
+        spec_->strategy->Finalized(*prepared)) {
+      finalized = true;
+      finalized_at.uid = MetaString(*old, "uid");
+      finalized_at.resource_version = MetaString(*old, "resourceVersion");
+    }
+    co_return prepared;
+  };
+
+  if (options.dry_run) {
+    storage::GetOptions newest;
+    auto got = co_await storage_->Get(key, newest);
+    storage::ObjectPtr current;
+    if (got) {
+      current = *got;
+    } else if (got.error().code != storage::ErrorCode::kNotFound) {
+      co_return std::unexpected(Error(got.error(), name));
+    } else if (!s.AllowCreateOnUpdate()) {
+      co_return std::unexpected(apimachinery::NewNotFound(spec_->Resource(), name));
+    }
+    auto r = co_await compute(current);
+    if (!r) co_return std::unexpected(r.error());
+    if (current) (*r)["metadata"]["resourceVersion"] = std::to_string(current->revision);
+    co_return UpdateResult{Unstored(*r), created};
+  }
+
+  storage::UpdateFunc try_update = [&](const storage::ObjectPtr& current)
+      -> Awaitable<std::expected<std::string, storage::StorageError>> {
+    auto r = co_await compute(current);
+    if (!r) co_return std::unexpected(storage::CallerError(r.error()));
+    // Signalled with an error without a Status: no write, the object is deleted below.
+    if (finalized) {
+      storage::StorageError stop;
+      stop.code = storage::ErrorCode::kCallerError;
+      co_return std::unexpected(stop);
+    }
+    co_return r->dump();
+  };
+  storage::Preconditions none;
+  auto r =
+      co_await storage_->GuaranteedUpdate(key, none, s.AllowCreateOnUpdate(), try_update, nullptr);
+  if (!r && finalized && r.error().code == storage::ErrorCode::kCallerError && !r.error().status) {
+    auto deleted = co_await storage_->Delete(key, finalized_at, nullptr, nullptr);
+    if (!deleted) co_return std::unexpected(Error(deleted.error(), name));
+    co_return UpdateResult{*deleted, false};
+  }
+  if (!r) co_return std::unexpected(Error(r.error(), name));
+  co_return UpdateResult{*r, created};
+}
+
+}  // namespace registry

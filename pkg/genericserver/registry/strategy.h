@@ -1,0 +1,66 @@
+#pragma once
+// What differs between resources, for the generic registry Store. Every method has the
+// upstream default; a resource overrides only what is special about it. Objects are
+// JSON (nlohmann::json); implementations are immutable and thread-safe.
+
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "pkg/genericserver/apimachinery/status.h"
+#include "pkg/genericserver/apimachinery/validation/field_error.h"
+
+namespace registry {
+
+using FieldErrors = std::vector<apimachinery::validation::FieldError>;
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  // Turns the client's form of an object into the stored one (a Secret's stringData into
+  // data) and rejects what upstream's decoding would: returns the reason for a 400
+  // ("illegal base64 data at input byte 4"), std::nullopt when the object is fine.
+  virtual std::optional<std::string> Decode(nlohmann::json& object) const;
+  // After the Store filled the generic metadata (uid, timestamps): reset what a client
+  // may not set (status, for kinds with a status subresource) and default the rest.
+  virtual void PrepareForCreate(nlohmann::json& object) const;
+  // The same for an update; old is the stored object.
+  virtual void PrepareForUpdate(nlohmann::json& object, const nlohmann::json& old) const;
+  // Kind-specific validation; the Store validates metadata itself. Empty: valid.
+  virtual FieldErrors Validate(const nlohmann::json& object) const;
+  virtual FieldErrors ValidateUpdate(const nlohmann::json& object, const nlohmann::json& old) const;
+  // Normalises an object before it is stored (after validation).
+  virtual void Canonicalize(nlohmann::json& object) const;
+  // PUT of a missing object creates it.
+  virtual bool AllowCreateOnUpdate() const { return false; }
+  // PUT without metadata.resourceVersion is allowed (last writer wins).
+  virtual bool AllowUnconditionalUpdate() const { return true; }
+  // metadata.generation starts at 1 and grows by one whenever something other than
+  // metadata and status changes.
+  virtual bool TracksGeneration() const { return false; }
+  // The kind has a status subresource: the main resource ignores status changes.
+  virtual bool HasStatusSubresource() const { return false; }
+  // Name rules: true for DNS-1123 labels (namespaces), false for subdomains.
+  virtual bool NameIsDNSLabel() const { return false; }
+  // On DELETE, before the object is marked or removed: changes a kind makes to an object
+  // that is going away (a namespace turns Terminating). True when the kind itself keeps
+  // the object until something finalizes it, even without metadata.finalizers.
+  virtual bool PrepareForDelete(nlohmann::json& object) const;
+  // A DELETE the kind refuses outright (an immortal namespace, a namespace already being
+  // emptied), given the stored object; std::nullopt to go on.
+  virtual std::optional<apimachinery::Status> RefuseDelete(const nlohmann::json& object) const;
+  // Nothing keeps a marked object any more: it is removed by the update that emptied
+  // its finalizers. Default: metadata.finalizers is empty.
+  virtual bool Finalized(const nlohmann::json& object) const;
+};
+
+// The strategy of a /status subresource: only status changes, everything else is kept
+// from the stored object.
+class StatusStrategy : public Strategy {
+ public:
+  void PrepareForUpdate(nlohmann::json& object, const nlohmann::json& old) const override;
+  bool AllowUnconditionalUpdate() const override { return true; }
+};
+
+}  // namespace registry

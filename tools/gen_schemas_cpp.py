@@ -1,0 +1,160 @@
+"""Renders the C++ and CMake files of pkg/master/schemas/generated (see gen_schemas.py)."""
+
+import json
+import re
+
+# Raw string pieces stay well below the 16 KiB a single literal may hold on MSVC (GCC and
+# Clang have no such limit); the pieces are joined again before parsing.
+CHUNK_SIZE = 12000
+RAW_DELIMITER = 'json'
+
+
+def identifier(group_version):
+    """ "coordination.k8s.io/v1" -> ("CoordinationK8sIoV1", "coordination_k8s_io_v1")."""
+    words = re.split(r'[^A-Za-z0-9]+', group_version if '/' in group_version else
+                     f'core/{group_version}')
+    return ''.join(w[:1].upper() + w[1:] for w in words), '_'.join(w.lower() for w in words)
+
+
+def cc_string(value):
+    """A C++ string literal for a short ASCII value."""
+    if not value.isascii() or any(c in value for c in '"\\\n'):
+        raise ValueError(f'unexpected characters in {value!r}')
+    return f'"{value}"'
+
+
+def chunks_of(text):
+    if f'){RAW_DELIMITER}"' in text or not text.isascii():
+        raise ValueError('the minified JSON cannot be embedded in a raw string literal')
+    return [text[i:i + CHUNK_SIZE] for i in range(0, len(text), CHUNK_SIZE)] or ['']
+
+
+def render_data_file(doc, banner):
+    ident, _ = identifier(doc['group_version'])
+    pieces = '\n'.join(f'    R"{RAW_DELIMITER}({p}){RAW_DELIMITER}",' for p in doc['pieces'])
+    return f'''{banner}
+// The components.schemas of {doc['group_version']}, minified.
+
+#include "pkg/master/schemas/generated/documents.h"
+
+namespace schemas::generated {{
+
+// clang-format off
+extern const std::string_view k{ident}Schemas[{len(doc['pieces'])}] = {{
+{pieces}
+}};
+// clang-format on
+
+}}  // namespace schemas::generated
+'''
+
+
+HEADER = '''{banner}
+// The embedded schema data; read it through pkg/master/schemas/schemas.h.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace schemas::generated {{
+
+inline constexpr std::string_view kUpstreamVersion = {upstream};
+
+// A group-version-kind and the name of its schema in the document's components.schemas.
+struct Kind {{
+  std::string_view group;
+  std::string_view version;
+  std::string_view kind;
+  std::string_view schema;
+}};
+
+// A resource path: "pods", or a subresource "pods/status".
+struct Resource {{
+  std::string_view name;
+  bool namespaced;
+  // The group-version-kind of the objects the path takes and returns.
+  std::string_view group;
+  std::string_view version;
+  std::string_view kind;
+  std::string_view schema;  // empty when the document has no schema for the kind
+  std::string_view verbs;   // discovery verbs, sorted, separated by one space
+}};
+
+struct Document {{
+  std::string_view group_version;             // "v1", "apps/v1"
+  std::span<const std::string_view> schemas;  // minified JSON, in pieces to join
+  std::span<const Kind> kinds;                // sorted by group, version, kind
+  std::span<const Resource> resources;        // sorted by name
+}};
+
+// Every group-version, sorted by group_version.
+std::span<const Document> Documents();
+
+{externs}
+
+}}  // namespace schemas::generated
+'''
+
+
+def render_header(docs, banner, upstream):
+    externs = []
+    for doc in docs:
+        ident, _ = identifier(doc['group_version'])
+        externs.append(f'extern const std::string_view k{ident}Schemas[{len(doc["pieces"])}];')
+    return HEADER.format(banner=banner, upstream=cc_string(upstream), externs='\n'.join(externs))
+
+
+def render_table(docs, banner):
+    lines = [banner, '', '#include "pkg/master/schemas/generated/documents.h"', '',
+             'namespace schemas::generated {', 'namespace {', '', '// clang-format off']
+    entries = []
+    for doc in docs:
+        ident, _ = identifier(doc['group_version'])
+        lines.append(f'constexpr Kind k{ident}Kinds[] = {{')
+        for (g, v, k), schema in doc['kinds']:
+            lines.append(f'    {{{cc_string(g)}, {cc_string(v)}, {cc_string(k)}, '
+                         f'{cc_string(schema)}}},')
+        lines.append('};')
+        lines.append(f'constexpr Resource k{ident}Resources[] = {{')
+        for r in doc['resources']:
+            g, v, k = r['gvk']
+            lines.append(f'    {{{cc_string(r["name"])}, {str(r["namespaced"]).lower()}, '
+                         f'{cc_string(g)}, {cc_string(v)}, {cc_string(k)}, '
+                         f'{cc_string(r["schema"])}, {cc_string(" ".join(r["verbs"]))}}},')
+        lines += ['};', '']
+        entries.append(f'    {{{cc_string(doc["group_version"])}, k{ident}Schemas, '
+                       f'k{ident}Kinds, k{ident}Resources}},')
+    lines += ['constexpr Document kDocuments[] = {', *entries, '};', '// clang-format on', '',
+              '}  // namespace', '',
+              'std::span<const Document> Documents() { return kDocuments; }', '',
+              '}  // namespace schemas::generated', '']
+    return '\n'.join(lines)
+
+
+def render_cmake(files, banner):
+    body = '\n'.join(f'  ${{CMAKE_CURRENT_LIST_DIR}}/{f}' for f in files)
+    return f'{banner}\nset(SCHEMAS_GENERATED_SOURCES\n{body}\n)\n'
+
+
+BANNER = ('Generated by tools/gen_schemas.py from upstream kube-apiserver {version} OpenAPI v3 '
+          'documents.\nDO NOT EDIT: rerun the generator (see tools/README.md).')
+
+
+def render_all(docs, upstream):
+    """File name -> content for every generated file; `docs` sorted by group-version."""
+    names = [identifier(d['group_version']) for d in docs]
+    if len(set(names)) != len(names):
+        raise ValueError('two group-versions map to the same C++ name')
+    banner = BANNER.format(version=upstream).split('\n')
+    cc_banner = '\n'.join('// ' + line for line in banner)
+    files = {}
+    for doc, (_, base) in zip(docs, names):
+        doc['json'] = json.dumps(doc['schemas'], sort_keys=True, separators=(',', ':'),
+                                 ensure_ascii=True)
+        doc['pieces'] = chunks_of(doc['json'])
+        files[f'{base}.cc'] = render_data_file(doc, cc_banner)
+    files['documents.h'] = render_header(docs, cc_banner, upstream)
+    files['documents.cc'] = render_table(docs, cc_banner)
+    sources = sorted(f for f in files if f.endswith('.cc'))
+    files['sources.cmake'] = render_cmake(sources, '\n'.join('# ' + line for line in banner))
+    return files
