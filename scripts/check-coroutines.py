@@ -14,6 +14,7 @@ from pathlib import Path
 root = Path(__file__).resolve().parent.parent
 files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "--", "*.cc", "*.h"],
                        cwd=root, capture_output=True, text=True, check=True).stdout.split()
+files = [f for f in files if (root / f).exists()]  # tracked but deleted in the working tree
 
 
 def strip(text):

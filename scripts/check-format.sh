@@ -4,4 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=(--dry-run --Werror)
 [[ "${1:-}" == "--fix" ]] && mode=(-i)
-git ls-files -co --exclude-standard -- '*.cc' '*.h' | xargs -r clang-format "${mode[@]}"
+# (files deleted in the working tree but still tracked are left out)
+git ls-files -co --exclude-standard -- '*.cc' '*.h' | while read -r f; do [[ -e "$f" ]] && echo "$f"; done |
+  xargs -r clang-format "${mode[@]}"

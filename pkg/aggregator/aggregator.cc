@@ -1,5 +1,7 @@
 #include "pkg/aggregator/aggregator.h"
 
+#include "pkg/aggregator/priority.h"
+
 #include "pkg/genericserver/endpoints/discovery_handler.h"
 #include "pkg/genericserver/endpoints/openapi/openapi_v3.h"
 
@@ -14,8 +16,8 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
   group.resources["v1"] = {};  // apiservices arrive with the aggregator work
   s->generic_->InstallAPIGroup(std::move(group), {});
 
-  // The group list of the whole chain: the aggregator's own groups first, then the
-  // delegates' in chain order. Computed per request: delegates may add groups (CRDs).
+  // The group list of the whole chain, in upstream's priority order. Computed per request:
+  // delegates may add groups (CRDs).
   genericserver::GenericAPIServer& server = *s->generic_;
   endpoints::DiscoveryDocuments documents;
   auto named_groups = [&server] {
@@ -23,6 +25,7 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
     for (auto& info : server.ListedGroups()) {
       if (!info.group.name.empty()) named.push_back(std::move(info));
     }
+    SortByPriority(named);
     return named;
   };
   documents.legacy = [named_groups] {

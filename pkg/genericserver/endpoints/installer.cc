@@ -24,6 +24,16 @@ bool Allows(const std::vector<std::string>& verbs, std::string_view verb) {
   return std::find(verbs.begin(), verbs.end(), verb) != verbs.end();
 }
 
+// Whether the path reads ".../namespaces/{ns}/{resource}...".
+bool NamespacePrefixed(const RequestInfo& info) {
+  if (info.namespace_.empty()) return false;
+  std::string tail = "/namespaces/" + info.namespace_;
+  for (const std::string& part : info.parts) tail += "/" + part;
+  std::string_view path = info.path;
+  if (path.ends_with('/')) path.remove_suffix(1);
+  return path.ends_with(tail);
+}
+
 }  // namespace
 
 void GroupVersionHandler::Add(std::shared_ptr<registry::Store> store) {
@@ -92,9 +102,9 @@ Awaitable<void> GroupVersionHandler::Serve(genericserver::RequestContext& ctx,
       co_return;
     }
   }
-  // A cluster-scoped resource has no namespaced path (a namespace's own path excepted).
-  const bool namespace_path = !info.namespace_.empty() && info.parts.front() != "namespaces";
-  if (!spec.namespaced && namespace_path) {
+  // A cluster-scoped resource has no namespaced path: ".../namespaces/{ns}/" before the
+  // resource (for /api/v1/namespaces/{name} the namespace is the name, not a prefix).
+  if (!spec.namespaced && NamespacePrefixed(info)) {
     co_await genericserver::WriteStatus(out, apimachinery::NewPathNotFound());
     co_return;
   }

@@ -4,6 +4,7 @@
 
 #include "pkg/genericserver/apimachinery/labels/field_selector.h"
 #include "pkg/genericserver/apimachinery/labels/selector.h"
+#include "pkg/genericserver/apimachinery/schema/typecheck.h"
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
 #include "pkg/genericserver/registry/errors.h"
 #include "pkg/genericserver/registry/object_meta.h"
@@ -23,6 +24,36 @@ constexpr int kGenerateNameAttempts = 8;
 apimachinery::Status DecodeError(const ResourceSpec& spec, const std::string& why) {
   return apimachinery::NewBadRequest(spec.kind + " in version \"" + spec.version +
                                      "\" cannot be handled as a " + spec.kind + ": " + why);
+}
+
+// The body as upstream's decoding into the kind's Go type takes it: an object of this
+// kind (apiVersion and kind filled in when absent), values of the schema's types, and
+// the kind's own decoding rules (base64 data); a 400 otherwise.
+std::optional<apimachinery::Status> DecodeBody(const ResourceSpec& spec, json& object) {
+  if (!object.is_object()) {
+    return apimachinery::NewBadRequest("the object provided is not a JSON object");
+  }
+  if (object.contains("apiVersion") && object["apiVersion"] != spec.GroupVersion()) {
+    return apimachinery::NewBadRequest(
+        "the API version in the data (" + object["apiVersion"].dump() +
+        ") does not match the expected API version (" + spec.GroupVersion() + ")");
+  }
+  if (object.contains("kind") && object["kind"] != spec.kind) {
+    return apimachinery::NewBadRequest("the kind in the data (" + object["kind"].dump() +
+                                       ") does not match the expected kind (" + spec.kind + ")");
+  }
+  if (spec.components && !spec.schema_name.empty()) {
+    if (auto bad = apimachinery::schema::CheckTypes(object, *spec.components, spec.schema_name)) {
+      return DecodeError(spec, *bad);
+    }
+  }
+  if (auto bad = spec.strategy->Decode(object)) return DecodeError(spec, *bad);
+  object["apiVersion"] = spec.GroupVersion();
+  object["kind"] = spec.kind;
+  if (!object.contains("metadata") || !object["metadata"].is_object()) {
+    object["metadata"] = json::object();
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -129,7 +160,16 @@ Awaitable<Result<storage::WatcherPtr>> Store::Watch(std::string ns, ListOptions 
   watch.resource_version = options.resource_version;
   watch.predicate = std::move(*predicate);
   watch.allow_bookmarks = options.allow_bookmarks;
-  watch.send_initial_events = options.send_initial_events;
+  // Storage sends the current state first for "" and "0"; sendInitialEvents says so outright.
+  const bool from_state = options.resource_version.empty() || options.resource_version == "0";
+  if (options.send_initial_events == true && !from_state) {
+    watch.resource_version = "";  // the state now is not older than the one asked for
+  } else if (options.send_initial_events == false && from_state) {
+    auto now = co_await storage_->CurrentRevision();
+    if (!now) co_return std::unexpected(Error(now.error(), ""));
+    watch.resource_version = std::to_string(*now);
+  }
+  watch.send_initial_events = options.send_initial_events.value_or(false);
   auto got = co_await storage_->Watch(Prefix(ns), watch);
   if (!got) co_return std::unexpected(Error(got.error(), ""));
   co_return std::move(*got);
@@ -137,26 +177,7 @@ Awaitable<Result<storage::WatcherPtr>> Store::Watch(std::string ns, ListOptions 
 
 Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object) {
   const ResourceSpec& spec = *spec_;
-  if (!object.is_object()) {
-    co_return std::unexpected(
-        apimachinery::NewBadRequest("the object provided is not a JSON object"));
-  }
-  if (object.contains("apiVersion") && object["apiVersion"] != spec.GroupVersion()) {
-    co_return std::unexpected(apimachinery::NewBadRequest(
-        "the API version in the data (" + object["apiVersion"].dump() +
-        ") does not match the expected API version (" + spec.GroupVersion() + ")"));
-  }
-  if (object.contains("kind") && object["kind"] != spec.kind) {
-    co_return std::unexpected(
-        apimachinery::NewBadRequest("the kind in the data (" + object["kind"].dump() +
-                                    ") does not match the expected kind (" + spec.kind + ")"));
-  }
-  if (auto bad = spec.strategy->Decode(object)) co_return std::unexpected(DecodeError(spec, *bad));
-  object["apiVersion"] = spec.GroupVersion();
-  object["kind"] = spec.kind;
-  if (!object.contains("metadata") || !object["metadata"].is_object()) {
-    object["metadata"] = json::object();
-  }
+  if (auto bad = DecodeBody(spec, object)) co_return std::unexpected(*bad);
   json& meta = object["metadata"];
   if (spec.namespaced) {
     const std::string given = MetaString(object, "namespace");
@@ -223,16 +244,7 @@ Awaitable<Result<storage::ObjectPtr>> Store::Create(std::string ns, json object,
 Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old,
                                              const Strategy& strategy) {
   const ResourceSpec& spec = *spec_;
-  if (!object.is_object()) {
-    co_return std::unexpected(
-        apimachinery::NewBadRequest("the object provided is not a JSON object"));
-  }
-  if (auto bad = spec.strategy->Decode(object)) co_return std::unexpected(DecodeError(spec, *bad));
-  object["apiVersion"] = spec.GroupVersion();
-  object["kind"] = spec.kind;
-  if (!object.contains("metadata") || !object["metadata"].is_object()) {
-    object["metadata"] = json::object();
-  }
+  if (auto bad = DecodeBody(spec, object)) co_return std::unexpected(*bad);
   json& meta = object["metadata"];
   const json& prev = old["metadata"];
   // What a client may leave out is taken from the stored object; what it may not

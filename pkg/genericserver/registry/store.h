@@ -32,8 +32,8 @@ struct ListOptions {
   storage::ResourceVersionMatch match = storage::ResourceVersionMatch::kUnset;
   int64_t limit = 0;
   std::string continue_token;
-  bool allow_bookmarks = false;      // watch
-  bool send_initial_events = false;  // watch
+  bool allow_bookmarks = false;             // watch
+  std::optional<bool> send_initial_events;  // watch: absent, true or false
 };
 
 struct WriteOptions {

@@ -1,6 +1,7 @@
 #include "test/unit/support/handler_harness.h"
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 
@@ -46,7 +47,13 @@ genericserver::RequestContext MakeRequest(std::string method, std::string target
 }
 
 Recorded Serve(genericserver::Handler& h, genericserver::RequestContext ctx) {
+  return Serve(h, std::move(ctx), nullptr);
+}
+
+Recorded Serve(genericserver::Handler& h, genericserver::RequestContext ctx,
+               std::function<Awaitable<void>()> alongside) {
   boost::asio::io_context io;
+  if (alongside) boost::asio::co_spawn(io, alongside(), boost::asio::detached);
   RecordingWriter writer;
   std::exception_ptr error;
   bool done = false;

@@ -1,6 +1,7 @@
 #pragma once
 // Runs handlers in-process on a private io_context and records what they answer.
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -41,5 +42,8 @@ genericserver::RequestContext MakeRequest(std::string method, std::string target
                                           std::string body = "");
 // Serves ctx with h and runs the loop until the handler returned.
 Recorded Serve(genericserver::Handler& h, genericserver::RequestContext ctx);
+// The same, with `alongside` running on the same loop meanwhile (writes during a watch).
+Recorded Serve(genericserver::Handler& h, genericserver::RequestContext ctx,
+               std::function<Awaitable<void>()> alongside);
 
 }  // namespace testing

@@ -20,7 +20,10 @@
 //    of the fields from the root to it (map keys and array indexes are not in the path).
 //    Nested UnmarshalTypeErrors from the custom decoders (IntOrString's int32, Time's
 //    string) get the same struct and path.
-//  - null is accepted everywhere.
+//  - null is accepted everywhere; fields the schema does not know are not looked at (they
+//    are dropped elsewhere).
+// Go meets the fields in document order; nlohmann's objects keep them sorted by key, so
+// "first" here is first in key order.
 
 namespace apimachinery::schema {
 
@@ -56,7 +59,21 @@ Node Follow(const json& start, std::string_view name, const json& components) {
   const json* n = &start;
   for (int depth = 0; depth < 16; ++depth) {
     if (!n->is_object()) return {};
-    if (auto ref = n->find("$ref"); ref != n->end() && ref->is_string()) {
+    // One pass over the (few) members.
+    const json* ref = nullptr;
+    const json* all = nullptr;
+    bool properties = false;
+    for (auto it = n->begin(); it != n->end(); ++it) {
+      const std::string& key = it.key();
+      if (key == "$ref") {
+        ref = &it.value();
+      } else if (key == "allOf") {
+        all = &it.value();
+      } else if (key == "properties") {
+        properties = true;
+      }
+    }
+    if (ref && ref->is_string()) {
       const std::string_view target = ref->get_ref<const std::string&>();
       if (!target.starts_with(kRefPrefix)) return {};
       auto it = components.find(target.substr(kRefPrefix.size()));
@@ -65,14 +82,55 @@ Node Follow(const json& start, std::string_view name, const json& components) {
       name = it.key();
       continue;
     }
-    if (auto all = n->find("allOf");
-        all != n->end() && all->is_array() && all->size() == 1 && !n->contains("properties")) {
+    if (all && all->is_array() && all->size() == 1 && !properties) {
       n = &(*all)[0];
       continue;
     }
     return {n, name};
   }
   return {};
+}
+
+// What the walk needs of a schema node, read in one pass over its members.
+struct Shape {
+  std::string_view type;
+  std::string_view format;
+  const json* properties = nullptr;  // an object
+  const json* additional = nullptr;  // additionalProperties when it is a schema
+  const json* items = nullptr;
+  bool preserve_unknown = false;  // x-kubernetes-preserve-unknown-fields: true
+  bool int_or_string = false;     // x-kubernetes-int-or-string: true
+};
+
+Shape ShapeOf(const json& s) {
+  Shape shape;
+  for (auto it = s.begin(); it != s.end(); ++it) {
+    const std::string& key = it.key();
+    const json& v = it.value();
+    if (key == "type") {
+      if (v.is_string()) shape.type = v.get_ref<const std::string&>();
+    } else if (key == "format") {
+      if (v.is_string()) shape.format = v.get_ref<const std::string&>();
+    } else if (key == "properties") {
+      if (v.is_object()) shape.properties = &v;
+    } else if (key == "additionalProperties") {
+      if (v.is_object()) shape.additional = &v;
+    } else if (key == "items") {
+      shape.items = &v;
+    } else if (key == "x-kubernetes-preserve-unknown-fields") {
+      shape.preserve_unknown = v.is_boolean() && v.get<bool>();
+    } else if (key == "x-kubernetes-int-or-string") {
+      shape.int_or_string = v.is_boolean() && v.get<bool>();
+    }
+  }
+  if (shape.type.empty()) {
+    if (shape.properties || shape.additional) {
+      shape.type = "object";
+    } else if (shape.items) {
+      shape.type = "array";
+    }
+  }
+  return shape;
 }
 
 // "io.k8s.api.core.v1.ConfigMap" -> "ConfigMap" (reflect.Type.Name()).
@@ -88,17 +146,6 @@ std::string_view QualifiedName(std::string_view name) {
   if (last == std::string_view::npos || last == 0) return name;
   const size_t before = name.rfind('.', last - 1);
   return before == std::string_view::npos ? name : name.substr(before + 1);
-}
-
-std::string_view StringMember(const json& schema, std::string_view key) {
-  auto it = schema.find(key);
-  if (it == schema.end() || !it->is_string()) return {};
-  return it->get_ref<const std::string&>();
-}
-
-bool TrueMember(const json& schema, std::string_view key) {
-  auto it = schema.find(key);
-  return it != schema.end() && it->is_boolean() && it->get<bool>();
 }
 
 // The word Go's decoder uses for a JSON value's kind.
@@ -192,7 +239,7 @@ class Checker {
 
   std::string TypeName(const Node& node, const TypeRef& ref) const;
 
-  bool WalkObject(const json& v, const Node& node, const TypeRef& ref);
+  bool WalkObject(const json& v, const Node& node, const Shape& shape, const TypeRef& ref);
   bool WalkBytes(const json& v, const Node& node, const TypeRef& ref);
 
   const json& components_;
@@ -214,10 +261,10 @@ std::string Checker::TypeName(const Node& node, const TypeRef& ref) const {
   }
   if (!node.name.empty()) return std::string(QualifiedName(node.name));
   if (!node.schema) return "interface {}";
-  const json& s = *node.schema;
+  const Shape shape = ShapeOf(*node.schema);
   const TypeRef below{ref.holder, ref.property, ref.depth + 1};
-  const std::string_view type = StringMember(s, "type");
-  const std::string_view format = StringMember(s, "format");
+  const std::string_view type = shape.type;
+  const std::string_view format = shape.format;
   if (type == "string") return format == "byte" ? "[]uint8" : "string";
   if (type == "integer") {
     if (format == "int32") return "int32";
@@ -227,20 +274,18 @@ std::string Checker::TypeName(const Node& node, const TypeRef& ref) const {
   if (type == "number") return format == "float" ? "float32" : "float64";
   if (type == "boolean") return "bool";
   if (type == "array") {
-    auto items = s.find("items");
-    if (items == s.end()) return "[]interface {}";
-    return "[]" + TypeName(Follow(*items, {}, components_), below);
+    if (!shape.items) return "[]interface {}";
+    return "[]" + TypeName(Follow(*shape.items, {}, components_), below);
   }
-  if (auto extra = s.find("additionalProperties"); extra != s.end() && extra->is_object()) {
-    return "map[string]" + TypeName(Follow(*extra, {}, components_), below);
+  if (shape.additional) {
+    return "map[string]" + TypeName(Follow(*shape.additional, {}, components_), below);
   }
-  if (type == "object" && !s.contains("properties")) return "map[string]interface {}";
+  if (type == "object" && !shape.properties) return "map[string]interface {}";
   return "interface {}";
 }
 
 bool Checker::Walk(const json& v, const Node& node, const TypeRef& ref) {
   if (v.is_null() || !node.schema) return true;
-  const json& s = *node.schema;
 
   // Types with their own decoders.
   if (!node.name.empty()) {
@@ -257,17 +302,15 @@ bool Checker::Walk(const json& v, const Node& node, const TypeRef& ref) {
       // Quantity.UnmarshalJSON parses the raw text; only a string loses its quotes.
       auto err = v.is_string() ? QuantityParseError(v.get_ref<const std::string&>())
                                : QuantityParseError(v.dump());
-      if (err) {
-        return Fail(std::move(*err));
-      }
+      if (err) return Fail(std::move(*err));
       return true;
     }
     for (std::string_view any : kAnyValue) {
       if (node.name == any) return true;
     }
   }
-  if (node.name == kIntOrString || StringMember(s, "format") == "int-or-string" ||
-      TrueMember(s, "x-kubernetes-int-or-string")) {
+  const Shape shape = ShapeOf(*node.schema);
+  if (node.name == kIntOrString || shape.format == "int-or-string" || shape.int_or_string) {
     // A string is kept as the string; anything else is decoded into the int32.
     if (v.is_string()) return true;
     if (v.is_number()) {
@@ -278,24 +321,14 @@ bool Checker::Walk(const json& v, const Node& node, const TypeRef& ref) {
     }
     return Fail(Message(Word(v), "int32"));
   }
-  if (TrueMember(s, "x-kubernetes-preserve-unknown-fields")) return true;
+  if (shape.preserve_unknown) return true;
 
-  std::string_view type = StringMember(s, "type");
-  if (type.empty()) {
-    if (s.contains("properties") || s.contains("additionalProperties")) {
-      type = "object";
-    } else if (s.contains("items")) {
-      type = "array";
-    } else {
-      return true;  // no type: anything goes
-    }
-  }
-  if (type == "object") return WalkObject(v, node, ref);
+  const std::string_view type = shape.type;
+  if (type == "object") return WalkObject(v, node, shape, ref);
   if (type == "array") {
     if (!v.is_array()) return Mismatch(Word(v), node, ref);
-    auto items = s.find("items");
-    if (items == s.end()) return true;
-    const Node item = Follow(*items, {}, components_);
+    if (!shape.items) return true;
+    const Node item = Follow(*shape.items, {}, components_);
     const TypeRef below{ref.holder, ref.property, ref.depth + 1};
     for (const json& e : v) {
       if (!Walk(e, item, below)) return false;
@@ -303,27 +336,25 @@ bool Checker::Walk(const json& v, const Node& node, const TypeRef& ref) {
     return true;
   }
   if (type == "string") {
-    if (StringMember(s, "format") == "byte") return WalkBytes(v, node, ref);
+    if (shape.format == "byte") return WalkBytes(v, node, ref);
     return v.is_string() ? true : Mismatch(Word(v), node, ref);
   }
   if (type == "boolean") return v.is_boolean() ? true : Mismatch(Word(v), node, ref);
   if (type == "number") return v.is_number() ? true : Mismatch(Word(v), node, ref);
   if (type == "integer") {
     if (!v.is_number()) return Mismatch(Word(v), node, ref);
-    const std::string_view format = StringMember(s, "format");
-    const bool fits = format == "int32" ? IntegerIn(v, std::numeric_limits<int32_t>::min(),
-                                                    std::numeric_limits<int32_t>::max())
-                                        : IntegerIn(v, std::numeric_limits<int64_t>::min(),
-                                                    std::numeric_limits<int64_t>::max());
+    const bool fits = shape.format == "int32" ? IntegerIn(v, std::numeric_limits<int32_t>::min(),
+                                                          std::numeric_limits<int32_t>::max())
+                                              : IntegerIn(v, std::numeric_limits<int64_t>::min(),
+                                                          std::numeric_limits<int64_t>::max());
     return fits ? true : Mismatch("number " + NumberText(v), node, ref);
   }
-  return true;
+  return true;  // no type: anything goes
 }
 
-bool Checker::WalkObject(const json& v, const Node& node, const TypeRef& ref) {
+bool Checker::WalkObject(const json& v, const Node& node, const Shape& shape, const TypeRef& ref) {
   if (!v.is_object()) return Mismatch(Word(v), node, ref);
-  const json& s = *node.schema;
-  if (auto props = s.find("properties"); props != s.end() && props->is_object()) {
+  if (const json* props = shape.properties) {
     // A struct: its known fields are decoded with the struct and the field in the context;
     // unknown fields are dropped elsewhere.
     const std::string_view holder = node.name;
@@ -336,8 +367,9 @@ bool Checker::WalkObject(const json& v, const Node& node, const TypeRef& ref) {
       path_.push_back(key);
       Node child = Follow(*prop, {}, components_);
       if (HasRenamedStruct(child.name)) {
-        if (const GoFieldType* named = NamedGoFieldType(holder, key))
+        if (const GoFieldType* named = NamedGoFieldType(holder, key)) {
           child.go_struct = named->go_struct;
+        }
       }
       if (!Walk(it.value(), child, TypeRef{holder, key, 0})) return false;
       path_.pop_back();
@@ -345,9 +377,9 @@ bool Checker::WalkObject(const json& v, const Node& node, const TypeRef& ref) {
     }
     return true;
   }
-  if (auto extra = s.find("additionalProperties"); extra != s.end() && extra->is_object()) {
+  if (shape.additional) {
     // A map: its values are decoded in the context of the field that holds it.
-    const Node value = Follow(*extra, {}, components_);
+    const Node value = Follow(*shape.additional, {}, components_);
     const TypeRef below{ref.holder, ref.property, ref.depth + 1};
     for (const json& e : v) {
       if (!Walk(e, value, below)) return false;

@@ -134,8 +134,9 @@ class Decoder {
     out = Json::object();
     for (std::size_t i = 0; i < map.keys.size(); ++i) {
       auto name = JSONMemberName(map.keys[i]);
-      if (!name && !convert_error_)
+      if (!name && !convert_error_) {
         convert_error_ = name.error() + ", value: " + GoSyntax(map.values[i]);
+      }
       out[name.value_or(std::string())] = std::move(map.values[i]);
     }
     return true;

@@ -193,6 +193,8 @@ class DocumentProbe : public YAML::EventHandler {
 }  // namespace
 
 std::expected<NodeTree, std::string> ParseSingleDocument(std::string_view yaml) {
+  // Without the byte order mark yaml-cpp's offsets are offsets into yaml.
+  if (yaml.starts_with("\xEF\xBB\xBF")) yaml.remove_prefix(3);
   ViewBuffer buffer(yaml);
   std::istream stream(&buffer);
   TreeBuilder builder(yaml);
@@ -205,9 +207,8 @@ std::expected<NodeTree, std::string> ParseSingleDocument(std::string_view yaml) 
       if (!parser.HandleNextDocument(probe)) break;
       if (!probe.explicit_start()) {
         // libyaml wants "---" before every document after the first.
-        return std::unexpected(
-            (probe.line() > 0 ? "line " + std::to_string(probe.line()) + ": " : std::string()) +
-            "did not find expected <document start>");
+        return std::unexpected(ParserLinePrefix(probe.line()) +
+                               "did not find expected <document start>");
       }
       if (!probe.empty()) {
         return std::unexpected(ScannerLinePrefix(probe.line()) +

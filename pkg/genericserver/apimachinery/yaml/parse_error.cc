@@ -83,11 +83,11 @@ std::string_view AliasNameAt(std::string_view input, int pos) {
   return input.substr(start, end - start);
 }
 
+}  // namespace
+
 std::string ParserLinePrefix(int line) {
   return line > 0 ? "line " + std::to_string(line) + ": " : "";
 }
-
-}  // namespace
 
 std::string ScannerLinePrefix(int line) {
   return line > 0 ? "line " + std::to_string(line + 1) + ": " : "";

@@ -21,7 +21,9 @@ struct ParserFailure {
 // the offending token; neither names line 0.
 std::string DescribeParseFailure(std::string_view input, const ParserFailure& failure);
 
-// "line N: " as go-yaml writes it for a scanner error at the 0-based line, "" for line 0.
+// "line N: " as go-yaml writes it for a scanner error at the 0-based line (N = line + 1), and
+// for a parser error (N = line); "" for line 0.
 std::string ScannerLinePrefix(int line);
+std::string ParserLinePrefix(int line);
 
 }  // namespace apimachinery::yaml::internal

@@ -2,9 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/endpoints/handlers/decode.h"
-#include "pkg/genericserver/endpoints/handlers/field_validation.h"
 #include "pkg/genericserver/endpoints/handlers/handlers.h"
-#include "pkg/genericserver/endpoints/handlers/options.h"
 #include "pkg/genericserver/endpoints/handlers/write_object.h"
 
 namespace endpoints::handlers {
@@ -12,18 +10,13 @@ namespace endpoints::handlers {
 Awaitable<void> ServeCreate(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
   auto target = co_await Negotiate(ctx, out, false);
   if (!target) co_return;
-  auto options = ParseWriteOptions(ctx);
-  if (!options) {
-    co_await WriteError(ctx, out, options.error());
+  auto request = ReadWriteRequest(ctx, out, scope.spec);
+  if (!request) {
+    co_await WriteError(ctx, out, request.error());
     co_return;
   }
-  auto body = DecodeObject(ctx);
-  if (body) body = CheckFields(ctx, out, scope.spec, std::move(*body));
-  if (!body) {
-    co_await WriteError(ctx, out, body.error());
-    co_return;
-  }
-  auto created = co_await scope.store.Create(scope.ns, std::move(*body), *options);
+  auto created =
+      co_await scope.store.Create(scope.ns, std::move(request->object), request->options);
   if (!created) {
     co_await WriteError(ctx, out, created.error());
     co_return;

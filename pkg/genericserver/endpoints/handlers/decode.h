@@ -2,7 +2,7 @@
 // Request bodies: JSON (the default) or YAML into JSON. Other media types are 415,
 // malformed bodies 400, with the problem named.
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/endpoints/handlers/handlers.h"
 
@@ -12,6 +12,13 @@ namespace endpoints::handlers {
 registry::Result<nlohmann::json> DecodeObject(const RequestContext& ctx);
 // The media type of the body, lower-case, without parameters ("" when absent).
 std::string BodyMediaType(const RequestContext& ctx);
+// What POST and PUT read: the write options and the body, decoded and field-checked.
+struct WriteRequest {
+  registry::WriteOptions options;
+  nlohmann::json object;
+};
+registry::Result<WriteRequest> ReadWriteRequest(const RequestContext& ctx, ResponseWriter& out,
+                                                const registry::ResourceSpec& spec);
 // Parses JSON text; a 400 Status naming the problem otherwise.
 registry::Result<nlohmann::json> ParseJSON(std::string_view text);
 

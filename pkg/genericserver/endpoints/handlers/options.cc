@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include <nlohmann/json.hpp>
+
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
 
 namespace endpoints::handlers {
@@ -17,10 +19,22 @@ std::optional<int64_t> ParseInt(std::string_view s) {
   return value;
 }
 
-bool ParseBool(std::string_view s) { return s == "true" || s == "1" || s == "True" || s == "TRUE"; }
+// Go's strconv.ParseBool truths.
+bool ParseBool(std::string_view s) {
+  return s == "true" || s == "1" || s == "t" || s == "T" || s == "True" || s == "TRUE";
+}
 
 apimachinery::Status InvalidOptions(const char* kind, std::vector<v::FieldError> errors) {
   return v::NewInvalid("meta.k8s.io", kind, "", errors);
+}
+
+// Go's %#v of a []string: []string{"a", "b"}.
+std::string GoStringSlice(const std::vector<std::string>& values) {
+  std::string out = "[]string{";
+  for (size_t i = 0; i < values.size(); ++i) {
+    out += (i ? ", " : "") + nlohmann::json(values[i]).dump();
+  }
+  return out + "}";
 }
 
 }  // namespace
@@ -40,41 +54,57 @@ registry::Result<registry::ListOptions> ParseListOptions(const RequestContext& c
     o.limit = std::max<int64_t>(*n, 0);
   }
   o.allow_bookmarks = ParseBool(q.Get("allowWatchBookmarks").value_or(""));
-  o.send_initial_events = ParseBool(q.Get("sendInitialEvents").value_or(""));
-  std::vector<v::FieldError> errors;
+  if (auto initial = q.Get("sendInitialEvents")) o.send_initial_events = ParseBool(*initial);
   const std::string match = q.Get("resourceVersionMatch").value_or("");
-  if (match == "NotOlderThan") {
-    o.match = storage::ResourceVersionMatch::kNotOlderThan;
-  } else if (match == "Exact") {
-    o.match = storage::ResourceVersionMatch::kExact;
-  } else if (!match.empty()) {
-    errors.push_back(
-        v::FieldNotSupported("resourceVersionMatch", match, {"Exact", "NotOlderThan", ""}));
-  }
-  if (!match.empty() && o.resource_version.empty()) {
-    errors.push_back(
-        v::FieldForbidden("resourceVersionMatch",
-                          "resourceVersionMatch is forbidden unless resourceVersion is "
-                          "provided"));
-  }
-  if (match == "Exact" && o.resource_version == "0") {
-    errors.push_back(
-        v::FieldForbidden("resourceVersionMatch",
-                          "resourceVersionMatch \"exact\" is forbidden for resourceVersion "
-                          "\"0\""));
-  }
-  if (!o.continue_token.empty() && !match.empty()) {
-    errors.push_back(v::FieldForbidden(
-        "resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
-  }
-  if (q.Has("sendInitialEvents")) {
-    if (!watch) {
+  if (match == "NotOlderThan") o.match = storage::ResourceVersionMatch::kNotOlderThan;
+  if (match == "Exact") o.match = storage::ResourceVersionMatch::kExact;
+  // The rules of upstream's ListOptions validation, WatchList enabled (1.32).
+  std::vector<v::FieldError> errors;
+  const bool initial_events_given = o.send_initial_events.has_value();
+  if (watch) {
+    if (initial_events_given && match != "NotOlderThan") {
+      errors.push_back(v::FieldForbidden(
+          "resourceVersionMatch",
+          "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+    }
+    if (!match.empty()) {
+      if (!initial_events_given) {
+        errors.push_back(v::FieldForbidden(
+            "resourceVersionMatch",
+            "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+      }
+      if (match != "NotOlderThan") {
+        errors.push_back(v::FieldNotSupported("resourceVersionMatch", match, {"NotOlderThan"}));
+      }
+      if (!o.continue_token.empty()) {
+        errors.push_back(v::FieldForbidden(
+            "resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+      }
+    }
+  } else {
+    if (!match.empty()) {
+      if (o.resource_version.empty()) {
+        errors.push_back(v::FieldForbidden(
+            "resourceVersionMatch",
+            "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+      }
+      if (!o.continue_token.empty()) {
+        errors.push_back(v::FieldForbidden(
+            "resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+      }
+      if (match != "NotOlderThan" && match != "Exact") {
+        errors.push_back(
+            v::FieldNotSupported("resourceVersionMatch", match, {"Exact", "NotOlderThan", ""}));
+      }
+      if (match == "Exact" && o.resource_version == "0") {
+        errors.push_back(v::FieldForbidden(
+            "resourceVersionMatch",
+            "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+      }
+    }
+    if (initial_events_given) {
       errors.push_back(
           v::FieldForbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
-    } else if (o.send_initial_events && !o.allow_bookmarks) {
-      errors.push_back(v::FieldForbidden("allowWatchBookmarks",
-                                         "allowWatchBookmarks must be set to true when "
-                                         "sendInitialEvents is set"));
     }
   }
   if (!errors.empty()) return std::unexpected(InvalidOptions("ListOptions", std::move(errors)));
@@ -85,8 +115,11 @@ registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext&
   registry::WriteOptions o;
   for (const std::string& d : ctx.request.query.Values("dryRun")) {
     if (d != "All") {
-      return std::unexpected(
-          InvalidOptions("CreateOptions", {v::FieldNotSupported("dryRun", d, {"All"})}));
+      // Upstream reports the whole list, printed as a Go []string.
+      v::FieldError error = v::FieldNotSupported(
+          "dryRun", GoStringSlice(ctx.request.query.Values("dryRun")), {"All"});
+      error.value_form = v::ValueForm::kVerbatim;
+      return std::unexpected(InvalidOptions("CreateOptions", {std::move(error)}));
     }
     o.dry_run = true;
   }

@@ -3,9 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/endpoints/handlers/decode.h"
-#include "pkg/genericserver/endpoints/handlers/field_validation.h"
 #include "pkg/genericserver/endpoints/handlers/handlers.h"
-#include "pkg/genericserver/endpoints/handlers/options.h"
 #include "pkg/genericserver/endpoints/handlers/write_object.h"
 
 namespace endpoints::handlers {
@@ -13,25 +11,20 @@ namespace endpoints::handlers {
 Awaitable<void> ServeUpdate(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
   auto target = co_await Negotiate(ctx, out, false);
   if (!target) co_return;
-  auto options = ParseWriteOptions(ctx);
-  if (!options) {
-    co_await WriteError(ctx, out, options.error());
+  auto request = ReadWriteRequest(ctx, out, scope.spec);
+  if (!request) {
+    co_await WriteError(ctx, out, request.error());
     co_return;
   }
-  auto body = DecodeObject(ctx);
-  if (body) body = CheckFields(ctx, out, scope.spec, std::move(*body));
-  if (!body) {
-    co_await WriteError(ctx, out, body.error());
-    co_return;
-  }
-  auto object = std::make_shared<nlohmann::json>(std::move(*body));
+  auto object = std::make_shared<nlohmann::json>(std::move(request->object));
   registry::UpdateFunc replace =
       [object](const nlohmann::json*) -> Awaitable<registry::Result<nlohmann::json>> {
     co_return *object;
   };
   const registry::Strategy* strategy =
       scope.subresource ? scope.subresource->strategy.get() : nullptr;
-  auto updated = co_await scope.store.Update(scope.ns, scope.name, replace, *options, strategy);
+  auto updated =
+      co_await scope.store.Update(scope.ns, scope.name, replace, request->options, strategy);
   if (!updated) {
     co_await WriteError(ctx, out, updated.error());
     co_return;

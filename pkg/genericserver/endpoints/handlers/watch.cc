@@ -110,7 +110,7 @@ Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope
     co_await WriteError(ctx, out, apimachinery::NewBadRequest("invalid includeObject value"));
     co_return;
   }
-  if (scope.spec.namespaced && !scope.name.empty()) {
+  if (!scope.name.empty()) {
     // A watch of one object by name: the field selector does the narrowing.
     options->field_selector +=
         (options->field_selector.empty() ? "" : ",") + std::string("metadata.name=") + scope.name;

@@ -69,7 +69,8 @@ nlohmann::json RenderOperation(const Route& r, const std::map<ParamKey, const Pa
   nlohmann::json responses = nlohmann::json::object();
   for (const Reply& reply : r.replies) {
     nlohmann::json response = {{"description", Reason(reply.code)}};
-    nlohmann::json schema = schemas.Ref(reply.schema);
+    nlohmann::json schema = reply.primitive.empty() ? schemas.Ref(reply.schema)
+                                                    : nlohmann::json{{"type", reply.primitive}};
     nlohmann::json content = nlohmann::json::object();
     for (const std::string& type : r.produces) content[type] = {{"schema", schema}};
     if (!content.empty()) response["content"] = std::move(content);

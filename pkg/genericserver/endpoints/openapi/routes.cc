@@ -44,6 +44,18 @@ const std::vector<Param> kPatchOptions = {
 };
 const std::vector<Param> kGetOptions = {{"resourceVersion", "query", "string"}};
 const Param kPretty = {"pretty", "query", "string"};
+const std::vector<Param> kPodLogOptions = {
+    // sinceTime is not documented upstream
+    {"container", "query", "string"},
+    {"follow", "query", "boolean"},
+    {"insecureSkipTLSVerifyBackend", "query", "boolean"},
+    {"limitBytes", "query", "integer"},
+    {"previous", "query", "boolean"},
+    {"sinceSeconds", "query", "integer"},
+    {"stream", "query", "string"},
+    {"tailLines", "query", "integer"},
+    {"timestamps", "query", "boolean"},
+};
 
 const std::vector<std::string> kMediaTypes = {"application/json", "application/yaml",
                                               "application/vnd.kubernetes.protobuf"};
@@ -56,11 +68,16 @@ const std::vector<std::string> kCustomMediaTypes = {"application/json", "applica
 // their DELETE documents the kind, not a Status.
 bool DeleteReturnsObject(const registry::ResourceSpec& spec) {
   static const std::set<std::pair<std::string_view, std::string_view>> kResources = {
-      {"", "persistentvolumeclaims"},      {"", "persistentvolumes"},
-      {"", "pods"},                        {"", "podtemplates"},
-      {"", "resourcequotas"},              {"", "serviceaccounts"},
-      {"", "services"},                    {"storage.k8s.io", "csidrivers"},
-      {"storage.k8s.io", "csinodes"},      {"storage.k8s.io", "storageclasses"},
+      {"", "persistentvolumeclaims"},
+      {"", "persistentvolumes"},
+      {"", "pods"},
+      {"", "podtemplates"},
+      {"", "resourcequotas"},
+      {"", "serviceaccounts"},
+      {"", "services"},
+      {"storage.k8s.io", "csidrivers"},
+      {"storage.k8s.io", "csinodes"},
+      {"storage.k8s.io", "storageclasses"},
       {"storage.k8s.io", "volumeattachments"},
   };
   return kResources.contains({spec.group, spec.plural});
@@ -284,6 +301,10 @@ class RouteMaker {
     const registry::GroupVersionKind gvk = custom_ ? spec_.Kind() : sub.kind;
     auto schema = schemas_.subresources.find(sub.name);
     const std::string object = schema == schemas_.subresources.end() ? "" : schema->second;
+    if (!custom_ && sub.name == "log" && spec_.group.empty() && spec_.kind == "Pod") {
+      AddPodLog(path, name, params, gvk);
+      return;
+    }
     for (const std::string& verb : sub.verbs) {
       if (verb == "get") Add(Action::kGet, path, name, params, gvk, object);
       if (verb == "update") Add(Action::kPut, path, name, params, gvk, object);
@@ -292,6 +313,24 @@ class RouteMaker {
       if (verb == "delete") Add(Action::kDelete, path, name, params, gvk, object);
       if (verb == "list") Add(Action::kList, path, name, params, gvk, object);
     }
+  }
+
+  // GET pods/{name}/log: PodLogOptions in, text out (GetterWithOptions).
+  void AddPodLog(const std::string& path, const std::string& name,
+                 const std::vector<Param>& path_params, const registry::GroupVersionKind& gvk) {
+    Route r;
+    r.path = path;
+    r.method = "get";
+    r.operation = "read" + name;
+    r.action = "get";
+    r.gvk = gvk;
+    r.params = path_params;
+    r.params.push_back(kPretty);
+    Append(r.params, kPodLogOptions);
+    r.produces = {"text/plain", "application/json", "application/yaml",
+                  "application/vnd.kubernetes.protobuf"};
+    r.replies = {{200, "", "string"}};
+    routes_.push_back(std::move(r));
   }
 
   void Add(Action a, const std::string& path, const std::string& rest,

@@ -40,7 +40,8 @@ struct Body {
 
 struct Reply {
   int code = 200;
-  std::string schema;  // as Body::schema
+  std::string schema = {};     // as Body::schema
+  std::string primitive = {};  // instead of schema: {"type": primitive} ("string" for logs)
 };
 
 struct Route {

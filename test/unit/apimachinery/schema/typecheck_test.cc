@@ -394,32 +394,3 @@ TEST_CASE("unknown schema names and non-object bodies", "[typecheck]") {
   CHECK(CheckTypes(json::parse("[1]"), *components, "io.k8s.api.core.v1.ConfigMap") ==
         "json: cannot unmarshal array into Go value of type v1.ConfigMap");
 }
-
-#include <chrono>
-TEST_CASE("bench", "[.tcbench]") {
-  const json* components = schemas::Components("v1");
-  json pod = json::parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"b","labels":{"x":"y","z":"w"},"annotations":{"a":"b"},"creationTimestamp":"2024-01-02T03:04:05Z","ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"p","uid":"u","controller":true}]},
-      "spec":{"containers":[{"name":"c","image":"i","args":["a","b","c"],"env":[{"name":"A","value":"1"},{"name":"B","valueFrom":{"fieldRef":{"fieldPath":"x"}}}],
-      "ports":[{"containerPort":80,"protocol":"TCP"}],
-      "resources":{"limits":{"cpu":"100m","memory":"1Gi"},"requests":{"cpu":"2"}},
-      "livenessProbe":{"httpGet":{"port":"http","path":"/"},"periodSeconds":10},
-      "readinessProbe":{"tcpSocket":{"port":8080}},"volumeMounts":[{"name":"v","mountPath":"/x"}],
-      "securityContext":{"runAsUser":0,"capabilities":{"add":["NET_ADMIN"]}}}],
-      "volumes":[{"name":"v","configMap":{"name":"c"}}],"tolerations":[{"key":"k","operator":"Exists"}],
-      "terminationGracePeriodSeconds":30}})");
-  auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < 20000; ++i) {
-    auto r = CheckTypes(pod, *components, "io.k8s.api.core.v1.Pod");
-    REQUIRE(!r);
-  }
-  auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
-  WARN("per call us: " << us / 20000.0);
-  const std::string text = pod.dump();
-  start = std::chrono::steady_clock::now();
-  for (int i = 0; i < 20000; ++i) {
-    json j = json::parse(text);
-    REQUIRE(j.is_object());
-  }
-  us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
-  WARN("parse us: " << us / 20000.0);
-}

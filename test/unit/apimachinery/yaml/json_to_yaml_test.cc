@@ -20,12 +20,12 @@ std::string Value(const json& v) { return apimachinery::yaml::JSONToYAML(json{{"
 
 }  // namespace
 
-TEST_CASE("keys are sorted as go-yaml sorts them", "[yaml]") {
+TEST_CASE("JSONToYAML: keys are sorted as go-yaml sorts them", "[yaml]") {
   CHECK(ToYAML(R"({"b":1,"a":2,"a10":3,"a2":4,"B":5,"_x":6,"-y":7,"aa":8})") ==
         "-y: 7\n_x: 6\nB: 5\na: 2\na2: 4\na10: 3\naa: 8\nb: 1\n");
 }
 
-TEST_CASE("nesting: two spaces, sequences at their key's indentation", "[yaml]") {
+TEST_CASE("JSONToYAML: nesting: two spaces, sequences at their key's indentation", "[yaml]") {
   CHECK(ToYAML(R"({"a":{"b":{"c":1}},"l":[1,"x",{"k":"v","m":[true]}],"s":[[1,2],[]]})") ==
         "a:\n"
         "  b:\n"
@@ -43,7 +43,7 @@ TEST_CASE("nesting: two spaces, sequences at their key's indentation", "[yaml]")
   CHECK(ToYAML(R"({"e":{},"l":[],"s":[{}]})") == "e: {}\nl: []\ns:\n- {}\n");
 }
 
-TEST_CASE("top-level values", "[yaml]") {
+TEST_CASE("JSONToYAML: top-level values", "[yaml]") {
   CHECK(ToYAML("{}") == "{}\n");
   CHECK(ToYAML("[]") == "[]\n");
   CHECK(ToYAML("null") == "null\n");
@@ -52,7 +52,7 @@ TEST_CASE("top-level values", "[yaml]") {
   CHECK(ToYAML("[1,[2]]") == "- 1\n- - 2\n");
 }
 
-TEST_CASE("numbers, booleans and null as in JSON", "[yaml]") {
+TEST_CASE("JSONToYAML: numbers, booleans and null as in JSON", "[yaml]") {
   CHECK(Value(3) == "v: 3\n");
   CHECK(Value(-5) == "v: -5\n");
   CHECK(Value(18446744073709551615ULL) == "v: 18446744073709551615\n");
@@ -66,7 +66,7 @@ TEST_CASE("numbers, booleans and null as in JSON", "[yaml]") {
   CHECK(Value(nullptr) == "v: null\n");
 }
 
-TEST_CASE("strings are quoted when they would read back as something else", "[yaml]") {
+TEST_CASE("JSONToYAML: strings are quoted when they would read back as something else", "[yaml]") {
   for (const char* s : {"true", "yes", "on", "N", "~", "null", "", "123", "0x1F", "1e3", "1.5",
                         ".inf", "-.5", "1:30", "2024-01-01", "2024-01-01T00:00:00Z"}) {
     INFO(s);
@@ -94,7 +94,7 @@ TEST_CASE("strings are quoted when they would read back as something else", "[ya
   CHECK(Value("yES") == "v: yES\n");
 }
 
-TEST_CASE("double quotes escape what YAML cannot print", "[yaml]") {
+TEST_CASE("JSONToYAML: double quotes escape what YAML cannot print", "[yaml]") {
   CHECK(Value("a\tb") == "v: \"a\\tb\"\n");
   CHECK(Value("a\rb") == "v: \"a\\rb\"\n");
   CHECK(Value("x\x01") == "v: \"x\\x01\"\n");
@@ -105,7 +105,7 @@ TEST_CASE("double quotes escape what YAML cannot print", "[yaml]") {
   CHECK(Value("bad \xff byte") == "v: bad \uFFFD byte\n");
 }
 
-TEST_CASE("multi-line strings are literal blocks", "[yaml]") {
+TEST_CASE("JSONToYAML: multi-line strings are literal blocks", "[yaml]") {
   CHECK(Value("a\nb") == "v: |-\n  a\n  b\n");
   CHECK(Value("a\nb\n") == "v: |\n  a\n  b\n");
   CHECK(Value("a\n\n") == "v: |+\n  a\n\n");
@@ -119,7 +119,7 @@ TEST_CASE("multi-line strings are literal blocks", "[yaml]") {
   CHECK(Value("a\r\nb") == "v: \"a\\r\\nb\"\n");
 }
 
-TEST_CASE("long strings fold at 80 columns", "[yaml]") {
+TEST_CASE("JSONToYAML: long strings fold at 80 columns", "[yaml]") {
   const std::string text =
       "APIVersion defines the versioned schema of this representation of an object. Servers "
       "should convert recognized schemas to the latest internal value, and may reject "
@@ -146,7 +146,7 @@ TEST_CASE("long strings fold at 80 columns", "[yaml]") {
   CHECK(Value(word) == "v: " + word + "\n");
 }
 
-TEST_CASE("keys that need quotes or the complex form", "[yaml]") {
+TEST_CASE("JSONToYAML: keys that need quotes or the complex form", "[yaml]") {
   CHECK(ToYAML(R"({"":1,"123":2,"true":3,"y":4,"n":5,"a b":6,"a: b":7,"#c":8})") ==
         "\"\": 1\n'#c': 8\n\"123\": 2\na b: 6\n'a: b': 7\n\"n\": 5\n\"true\": 3\n\"y\": 4\n");
   CHECK(ToYAML(R"({"two\nlines":1})") == "? |-\n  two\n  lines\n: 1\n");

@@ -62,7 +62,7 @@ spec:
 
 }  // namespace
 
-TEST_CASE("a Deployment", "[yaml]") {
+TEST_CASE("YAML round trip: a Deployment", "[yaml]") {
   const json j = ToJSON(kDeployment);
   CHECK(j["spec"]["replicas"] == 3);
   CHECK(j["spec"]["template"]["metadata"]["labels"] ==
@@ -114,7 +114,7 @@ spec:
   CheckRoundTrip(j);
 }
 
-TEST_CASE("a ConfigMap with multi-line data", "[yaml]") {
+TEST_CASE("YAML round trip: a ConfigMap with multi-line data", "[yaml]") {
   const json j = ToJSON(R"(apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -173,7 +173,7 @@ metadata:
   CheckRoundTrip(j);
 }
 
-TEST_CASE("a Secret", "[yaml]") {
+TEST_CASE("YAML round trip: a Secret", "[yaml]") {
   const json j = ToJSON(R"(apiVersion: v1
 kind: Secret
 metadata:
@@ -214,7 +214,7 @@ type: kubernetes.io/tls
   CheckRoundTrip(j);
 }
 
-TEST_CASE("JSON values survive JSONToYAML and YAMLToJSON", "[yaml]") {
+TEST_CASE("YAML round trip: JSON values survive JSONToYAML and YAMLToJSON", "[yaml]") {
   CheckRoundTrip(json::parse(R"({
     "strings": ["true", "no", "~", "", "123", "0x1F", "1e3", ".5", "2024-01-01", "1:30", "<<",
                 " pad ", "x: y", "- z", "#c", "a\tb", "日本語", "😀", "a\nb", "a\n", "a\n\n",
@@ -232,7 +232,7 @@ TEST_CASE("JSON values survive JSONToYAML and YAMLToJSON", "[yaml]") {
                       {"escaped", "\t" + std::string(90, 'c') + "  spaces  " + long_text}});
 }
 
-TEST_CASE("YAML input through JSON to YAML", "[yaml]") {
+TEST_CASE("YAML round trip: YAML input through JSON to YAML", "[yaml]") {
   CHECK(apimachinery::yaml::JSONToYAML(ToJSON("b: yes\na: 010\nc: [1.0, '1.0', ~]")) ==
         "a: 8\nb: true\nc:\n- 1\n- \"1.0\"\n- null\n");
 }

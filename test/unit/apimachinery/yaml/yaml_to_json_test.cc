@@ -23,7 +23,7 @@ json Scalar(const std::string& scalar) { return ToJSON("v: " + scalar)["v"]; }
 
 }  // namespace
 
-TEST_CASE("YAML 1.1 booleans as go-yaml v2 resolves them", "[yaml]") {
+TEST_CASE("YAMLToJSON: YAML 1.1 booleans as go-yaml v2 resolves them", "[yaml]") {
   for (const char* t : {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"}) {
     INFO(t);
     CHECK(Scalar(t) == json(true));
@@ -41,7 +41,7 @@ TEST_CASE("YAML 1.1 booleans as go-yaml v2 resolves them", "[yaml]") {
   CHECK(Scalar("|\n  no\n") == json("no\n"));
 }
 
-TEST_CASE("nulls: ~, null, empty", "[yaml]") {
+TEST_CASE("YAMLToJSON: nulls: ~, null, empty", "[yaml]") {
   for (const char* n : {"~", "null", "Null", "NULL", ""}) {
     INFO(n);
     CHECK(Scalar(n).is_null());
@@ -52,7 +52,7 @@ TEST_CASE("nulls: ~, null, empty", "[yaml]") {
   CHECK(ToJSON("a:\nb: 1") == json::parse(R"({"a":null,"b":1})"));
 }
 
-TEST_CASE("integers in Go's base-0 syntax", "[yaml]") {
+TEST_CASE("YAMLToJSON: integers in Go's base-0 syntax", "[yaml]") {
   CHECK(Scalar("123") == json(123));
   CHECK(Scalar("-17") == json(-17));
   CHECK(Scalar("+12") == json(12));
@@ -76,7 +76,7 @@ TEST_CASE("integers in Go's base-0 syntax", "[yaml]") {
   CHECK(Scalar("2001-12-14T21:59:43.10-05:00") == json("2001-12-14T21:59:43.10-05:00"));
 }
 
-TEST_CASE("floats, and what encoding/json makes of them", "[yaml]") {
+TEST_CASE("YAMLToJSON: floats, and what encoding/json makes of them", "[yaml]") {
   CHECK(Scalar("1.5") == json(1.5));
   CHECK(Scalar(".5") == json(0.5));
   CHECK(Scalar("-.5") == json(-0.5));
@@ -94,7 +94,7 @@ TEST_CASE("floats, and what encoding/json makes of them", "[yaml]") {
   CHECK(Scalar(".") == json("."));
 }
 
-TEST_CASE("infinities and NaN have no JSON form", "[yaml]") {
+TEST_CASE("YAMLToJSON: infinities and NaN have no JSON form", "[yaml]") {
   for (const char* v : {".inf", ".Inf", "+.INF"}) {
     CHECK(apimachinery::yaml::YAMLToJSON(std::string("a: ") + v).error() ==
           "json: unsupported value: +Inf");
@@ -105,7 +105,7 @@ TEST_CASE("infinities and NaN have no JSON form", "[yaml]") {
   CHECK(Scalar(".infinity") == json(".infinity"));
 }
 
-TEST_CASE("explicit tags", "[yaml]") {
+TEST_CASE("YAMLToJSON: explicit tags", "[yaml]") {
   CHECK(Scalar("!!str 123") == json("123"));
   CHECK(Scalar("!!str yes") == json("yes"));
   CHECK(Scalar("!!int \"42\"") == json(42));
@@ -124,7 +124,7 @@ TEST_CASE("explicit tags", "[yaml]") {
         "yaml: !!binary value contains invalid base64 data");
 }
 
-TEST_CASE("quoted and block scalars", "[yaml]") {
+TEST_CASE("YAMLToJSON: quoted and block scalars", "[yaml]") {
   CHECK(Scalar("'it''s'") == json("it's"));
   CHECK(Scalar(R"("tab\there\u00e9 \x41 \U0001F600")") == json("tab\there\u00e9 A \U0001F600"));
   CHECK(Scalar(R"("\N\_\0")") == json(std::string("\u0085\u00a0\0", 5)));
@@ -139,7 +139,7 @@ TEST_CASE("quoted and block scalars", "[yaml]") {
   CHECK(Scalar("café") == json("café"));
 }
 
-TEST_CASE("keys that are not strings become strings", "[yaml]") {
+TEST_CASE("YAMLToJSON: keys that are not strings become strings", "[yaml]") {
   CHECK(ToJSON("1: a\n1.5: b\nyes: c\n0x10: d\n3.14159265358979: e\n.inf: f\ny: g") ==
         json::parse(R"({"1":"a","1.5":"b","true":"g","16":"d","3.1415927":"e",".inf":"f"})"));
   CHECK(ToJSON("on: push") == json::parse(R"({"true":"push"})"));
@@ -153,7 +153,7 @@ TEST_CASE("keys that are not strings become strings", "[yaml]") {
         "yaml: invalid map key: []interface {}{\"a\", \"b\"}");
 }
 
-TEST_CASE("collections, flow style and JSON input", "[yaml]") {
+TEST_CASE("YAMLToJSON: collections, flow style and JSON input", "[yaml]") {
   CHECK(ToJSON("a: []\nb: {}\nc: [1, [2, {d: e}]]") ==
         json::parse(R"({"a":[],"b":{},"c":[1,[2,{"d":"e"}]]})"));
   CHECK(ToJSON("- 1\n- - 2\n  - 3\n") == json::parse("[1,[2,3]]"));
@@ -166,7 +166,7 @@ TEST_CASE("collections, flow style and JSON input", "[yaml]") {
                "a: 1") == json::parse(R"({"a":1})"));
 }
 
-TEST_CASE("empty bodies and extra empty documents", "[yaml]") {
+TEST_CASE("YAMLToJSON: empty bodies and extra empty documents", "[yaml]") {
   CHECK(ToJSON("").is_null());
   CHECK(ToJSON("# only a comment\n").is_null());
   CHECK(ToJSON("---\n").is_null());
@@ -176,7 +176,7 @@ TEST_CASE("empty bodies and extra empty documents", "[yaml]") {
   CHECK(ToJSON("%YAML 1.1\n---\na: 1\n") == json::parse(R"({"a":1})"));
 }
 
-TEST_CASE("anchors, aliases and merge keys", "[yaml]") {
+TEST_CASE("YAMLToJSON: anchors, aliases and merge keys", "[yaml]") {
   CHECK(ToJSON("a: &x {b: 1}\nc: *x") == json::parse(R"({"a":{"b":1},"c":{"b":1}})"));
   CHECK(ToJSON("a: &x 1\nb: &x 2\nc: *x") == json::parse(R"({"a":1,"b":2,"c":2})"));
   CHECK(ToJSON("&k key: v\n*k : w") == json::parse(R"({"key":"w"})"));
@@ -195,7 +195,7 @@ TEST_CASE("anchors, aliases and merge keys", "[yaml]") {
         "yaml: anchor 'x' value contains itself");
 }
 
-TEST_CASE("alias bombs are refused", "[yaml]") {
+TEST_CASE("YAMLToJSON: alias bombs are refused", "[yaml]") {
   std::string bomb = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
   std::string previous = "a";
   for (char c = 'b'; c <= 'i'; ++c) {
@@ -209,7 +209,7 @@ TEST_CASE("alias bombs are refused", "[yaml]") {
         "yaml: document contains excessive aliasing");
 }
 
-TEST_CASE("repeated keys: the later value, or an error when strict", "[yaml]") {
+TEST_CASE("YAMLToJSON: repeated keys: the later value, or an error when strict", "[yaml]") {
   CHECK(ToJSON("a: 1\na: 2") == json::parse(R"({"a":2})"));
   CHECK(apimachinery::yaml::YAMLToJSONStrict("a: 1\nb: 2").value() ==
         json::parse(R"({"a":1,"b":2})"));
