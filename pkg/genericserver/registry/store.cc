@@ -20,12 +20,6 @@ namespace {
 // Upstream retries a generated name that collides a few times before giving up.
 constexpr int kGenerateNameAttempts = 8;
 
-// What upstream answers when a body does not decode into the kind's Go type.
-apimachinery::Status DecodeError(const ResourceSpec& spec, const std::string& why) {
-  return apimachinery::NewBadRequest(spec.kind + " in version \"" + spec.version +
-                                     "\" cannot be handled as a " + spec.kind + ": " + why);
-}
-
 // The body as upstream's decoding into the kind's Go type takes it: an object of this
 // kind (apiVersion and kind filled in when absent), values of the schema's types, and
 // the kind's own decoding rules (base64 data); a 400 otherwise.
@@ -57,6 +51,12 @@ std::optional<apimachinery::Status> DecodeBody(const ResourceSpec& spec, json& o
 }
 
 }  // namespace
+
+apimachinery::Status DecodeError(const ResourceSpec& spec, std::string_view why) {
+  return apimachinery::NewBadRequest(spec.kind + " in version \"" + spec.version +
+                                     "\" cannot be handled as a " + spec.kind + ": " +
+                                     std::string(why));
+}
 
 json Parse(const storage::Object& object) { return json::parse(*object.json); }
 
@@ -94,7 +94,8 @@ Result<storage::SelectionPredicate> Store::Predicate(const ListOptions& options)
   auto fields = apimachinery::fields::ParseSelector(options.field_selector);
   if (!fields) return std::unexpected(apimachinery::NewBadRequest(fields.error()));
   for (const auto& r : fields->Requirements()) {
-    if (r.field == "metadata.name" || r.field == "metadata.namespace" ||
+    // Cluster-scoped kinds have no metadata.namespace field (upstream's ObjectMetaFieldsSet).
+    if (r.field == "metadata.name" || (r.field == "metadata.namespace" && spec_->namespaced) ||
         spec_->fields.contains(r.field)) {
       continue;
     }
@@ -249,9 +250,11 @@ Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old,
   const json& prev = old["metadata"];
   // What a client may leave out is taken from the stored object; what it may not
   // change is validated below.
-  for (const char* field : {"uid", "creationTimestamp", "namespace"}) {
+  for (const char* field : {"uid", "namespace"}) {
     if (!meta.contains(field) && prev.contains(field)) meta[field] = prev[field];
   }
+  // Upstream ignores a changed creationTimestamp rather than refusing it.
+  if (prev.contains("creationTimestamp")) meta["creationTimestamp"] = prev["creationTimestamp"];
   for (const char* field : {"deletionTimestamp", "deletionGracePeriodSeconds"}) {
     if (prev.contains(field)) {
       meta[field] = prev[field];

@@ -115,6 +115,9 @@ class Store {
 
 // An object parsed from storage (resourceVersion included).
 nlohmann::json Parse(const storage::Object& object);
+// What upstream answers when a body does not decode into the kind's Go type (400):
+// "<Kind> in version \"<v>\" cannot be handled as a <Kind>: <why>".
+apimachinery::Status DecodeError(const ResourceSpec& spec, std::string_view why);
 // An object that was not stored (dry run): the JSON a client would have got.
 storage::ObjectPtr Unstored(const nlohmann::json& object);
 

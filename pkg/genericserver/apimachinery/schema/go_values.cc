@@ -1,5 +1,8 @@
 #include "pkg/genericserver/apimachinery/schema/go_values.h"
 
+#include <chrono>
+#include <cstdio>
+
 #include <cstdint>
 #include <vector>
 
@@ -331,6 +334,66 @@ std::optional<std::string> GoTimeParseError(std::string_view layout, std::string
   }
   if (day < 1 || day > DaysIn(month, year)) return WithMessage(input, ": day out of range");
   return std::nullopt;
+}
+
+std::optional<std::string> GoTimeCanonical(std::string_view layout, std::string_view value) {
+  // value is valid: fixed-width date, 1-2 digit hour, fixed minute and second, an optional
+  // fraction, then "Z" or a +hh:mm offset.
+  auto number = [&value](size_t max_digits) {
+    long long n = 0;
+    for (size_t i = 0; i < max_digits && !value.empty() && Digit(value, 0); ++i) {
+      n = n * 10 + (value[0] - '0');
+      value.remove_prefix(1);
+    }
+    return n;
+  };
+  auto skip = [&value] {
+    if (!value.empty()) value.remove_prefix(1);
+  };
+  const long long year = number(4);
+  skip();
+  const long long month = number(2);
+  skip();
+  const long long day = number(2);
+  skip();
+  const long long hour = number(2);
+  skip();
+  const long long minute = number(2);
+  skip();
+  const long long second = number(2);
+  std::string micros = "000000";
+  if (!value.empty() && (value[0] == '.' || value[0] == ',')) {
+    skip();
+    for (size_t i = 0; !value.empty() && Digit(value, 0); ++i) {
+      if (i < micros.size()) micros[i] = value[0];
+      value.remove_prefix(1);
+    }
+  }
+  long long offset = 0;
+  if (!value.empty() && value[0] != 'Z') {
+    const long long sign = value[0] == '-' ? -1 : 1;
+    skip();
+    const long long oh = number(2);
+    skip();
+    offset = sign * (oh * 3600 + number(2) * 60);
+  }
+  const std::chrono::year_month_day date{std::chrono::year(static_cast<int>(year)),
+                                         std::chrono::month(static_cast<unsigned>(month)),
+                                         std::chrono::day(static_cast<unsigned>(day))};
+  const long long seconds = std::chrono::sys_days(date).time_since_epoch().count() * 86400LL +
+                            hour * 3600 + minute * 60 + second - offset;
+  const auto days = std::chrono::floor<std::chrono::days>(std::chrono::seconds(seconds));
+  const std::chrono::year_month_day utc{std::chrono::sys_days(days)};
+  const long long in_day = seconds - days.count() * 86400LL;
+  const int utc_year = static_cast<int>(utc.year());
+  if (utc_year < 0 || utc_year > 9999) return std::nullopt;
+  char out[40];
+  std::snprintf(out, sizeof out, "%04d-%02u-%02uT%02lld:%02lld:%02lld", utc_year,
+                static_cast<unsigned>(utc.month()), static_cast<unsigned>(utc.day()), in_day / 3600,
+                in_day / 60 % 60, in_day % 60);
+  std::string text = out;
+  if (layout == kRFC3339Micro) text += "." + micros;
+  return text + "Z";
 }
 
 std::optional<std::string> QuantityParseError(std::string_view text) {

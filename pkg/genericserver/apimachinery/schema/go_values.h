@@ -18,6 +18,12 @@ inline constexpr std::string_view kRFC3339Micro = "2006-01-02T15:04:05.000000Z07
 // layout is kRFC3339 or kRFC3339Micro.
 std::optional<std::string> GoTimeParseError(std::string_view layout, std::string_view value);
 
+// A value GoTimeParseError accepts, as metav1.Time (kRFC3339) or metav1.MicroTime
+// (kRFC3339Micro) marshal it after decoding: converted to UTC ("Z"), the fraction dropped
+// (Time) or cut to six digits (MicroTime). std::nullopt when the UTC year leaves 0-9999, where
+// the Go marshalling fails.
+std::optional<std::string> GoTimeCanonical(std::string_view layout, std::string_view value);
+
 // std::nullopt when resource.ParseQuantity accepts the text (after trimming white space, as
 // Quantity.UnmarshalJSON does); else its error message, e.g. "quantities must match the
 // regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'".

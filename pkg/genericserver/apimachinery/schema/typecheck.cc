@@ -195,7 +195,7 @@ class Checker {
   explicit Checker(const json& components) : components_(components) {}
 
   // False once a custom decoder failed: upstream stops there.
-  bool Walk(const json& v, const Node& node, const TypeRef& ref);
+  bool Walk(json& v, const Node& node, const TypeRef& ref);
 
   std::optional<std::string> Result() {
     if (hard_) return std::move(hard_);
@@ -239,7 +239,7 @@ class Checker {
 
   std::string TypeName(const Node& node, const TypeRef& ref) const;
 
-  bool WalkObject(const json& v, const Node& node, const Shape& shape, const TypeRef& ref);
+  bool WalkObject(json& v, const Node& node, const Shape& shape, const TypeRef& ref);
   bool WalkBytes(const json& v, const Node& node, const TypeRef& ref);
 
   const json& components_;
@@ -284,7 +284,7 @@ std::string Checker::TypeName(const Node& node, const TypeRef& ref) const {
   return "interface {}";
 }
 
-bool Checker::Walk(const json& v, const Node& node, const TypeRef& ref) {
+bool Checker::Walk(json& v, const Node& node, const TypeRef& ref) {
   if (v.is_null() || !node.schema) return true;
 
   // Types with their own decoders.
@@ -294,6 +294,10 @@ bool Checker::Walk(const json& v, const Node& node, const TypeRef& ref) {
       const std::string_view layout = node.name == kTime ? kRFC3339 : kRFC3339Micro;
       if (auto err = GoTimeParseError(layout, v.get_ref<const std::string&>())) {
         return Fail(std::move(*err));
+      }
+      // Stored as upstream re-encodes the Go time: in UTC, to the second or microsecond.
+      if (auto canonical = GoTimeCanonical(layout, v.get_ref<const std::string&>())) {
+        v = std::move(*canonical);
       }
       return true;
     }
@@ -330,7 +334,7 @@ bool Checker::Walk(const json& v, const Node& node, const TypeRef& ref) {
     if (!shape.items) return true;
     const Node item = Follow(*shape.items, {}, components_);
     const TypeRef below{ref.holder, ref.property, ref.depth + 1};
-    for (const json& e : v) {
+    for (json& e : v) {
       if (!Walk(e, item, below)) return false;
     }
     return true;
@@ -352,7 +356,7 @@ bool Checker::Walk(const json& v, const Node& node, const TypeRef& ref) {
   return true;  // no type: anything goes
 }
 
-bool Checker::WalkObject(const json& v, const Node& node, const Shape& shape, const TypeRef& ref) {
+bool Checker::WalkObject(json& v, const Node& node, const Shape& shape, const TypeRef& ref) {
   if (!v.is_object()) return Mismatch(Word(v), node, ref);
   if (const json* props = shape.properties) {
     // A struct: its known fields are decoded with the struct and the field in the context;
@@ -381,7 +385,7 @@ bool Checker::WalkObject(const json& v, const Node& node, const Shape& shape, co
     // A map: its values are decoded in the context of the field that holds it.
     const Node value = Follow(*shape.additional, {}, components_);
     const TypeRef below{ref.holder, ref.property, ref.depth + 1};
-    for (const json& e : v) {
+    for (json& e : v) {
       if (!Walk(e, value, below)) return false;
     }
   }
@@ -406,7 +410,7 @@ bool Checker::WalkBytes(const json& v, const Node& node, const TypeRef& ref) {
 
 }  // namespace
 
-std::optional<std::string> CheckTypes(const json& object, const json& components,
+std::optional<std::string> CheckTypes(json& object, const json& components,
                                       const std::string& root) {
   auto it = components.find(root);
   if (it == components.end()) return std::nullopt;

@@ -11,8 +11,9 @@ namespace apimachinery::schema {
 
 // std::nullopt when every value has a type the schema allows; else the message of the
 // first mismatch, e.g. "json: cannot unmarshal number into Go struct field
-// ConfigMap.data of type string".
-std::optional<std::string> CheckTypes(const nlohmann::json& object,
-                                      const nlohmann::json& components, const std::string& root);
+// ConfigMap.data of type string". Time and MicroTime values that decode are rewritten as
+// upstream re-encodes them (GoTimeCanonical): a decoded object reads as a stored one.
+std::optional<std::string> CheckTypes(nlohmann::json& object, const nlohmann::json& components,
+                                      const std::string& root);
 
 }  // namespace apimachinery::schema

@@ -5,6 +5,7 @@
 #include "pkg/genericserver/apimachinery/schema/prune.h"
 #include "pkg/genericserver/endpoints/handlers/decode.h"
 #include "pkg/genericserver/endpoints/handlers/options.h"
+#include "pkg/genericserver/registry/store.h"
 #include "pkg/util/strings.h"
 
 namespace endpoints::handlers {
@@ -58,6 +59,8 @@ registry::Result<json> CheckFields(const RequestContext& ctx, ResponseWriter& ou
   std::vector<std::string> warnings;
   auto checked = Check(*directive, spec, std::move(object), std::move(problems), warnings);
   AddWarnings(out, warnings);
+  // A create or update body that does not decode strictly: upstream's decode error.
+  if (!checked) return std::unexpected(registry::DecodeError(spec, checked.error().message));
   return checked;
 }
 

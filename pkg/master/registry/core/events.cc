@@ -31,18 +31,18 @@ std::string Since(const std::string& timestamp, std::chrono::system_clock::time_
   return t ? registry::HumanDuration(now - *t) : "<unknown>";
 }
 
-// Upstream's printer: the series' last observation, else lastTimestamp, else eventTime.
+std::string FirstSeen(const json& event, std::chrono::system_clock::time_point now) {
+  const std::string first = Str(event, "firstTimestamp");
+  return Since(first.empty() ? Str(event, "eventTime") : first, now);
+}
+
+// Upstream's printer: the series' last observation, else lastTimestamp, else what FIRST SEEN
+// shows.
 std::string LastSeen(const json& event, std::chrono::system_clock::time_point now) {
   const std::string series = Str(Sub(event, "series"), "lastObservedTime");
   if (!series.empty()) return Since(series, now);
   const std::string last = Str(event, "lastTimestamp");
-  if (!last.empty()) return Since(last, now);
-  return Since(Str(event, "eventTime"), now);
-}
-
-std::string FirstSeen(const json& event, std::chrono::system_clock::time_point now) {
-  const std::string first = Str(event, "firstTimestamp");
-  return Since(first.empty() ? Str(event, "eventTime") : first, now);
+  return last.empty() ? FirstSeen(event, now) : Since(last, now);
 }
 
 std::string Source(const json& event) {
@@ -60,7 +60,8 @@ int64_t EventCount(const json& event) {
   const json& series = Sub(event, "series");
   if (series.contains("count") && series["count"].is_number_integer()) return series["count"];
   auto it = event.find("count");
-  return it != event.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+  const int64_t count = it != event.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+  return count == 0 ? 1 : count;  // a singleton event of the new API has no count
 }
 
 std::vector<json> Row(const json& event, std::chrono::system_clock::time_point now) {

@@ -28,7 +28,8 @@ std::optional<std::string> Check(std::string_view gv, std::string_view kind, con
   const std::string_view version = slash == std::string_view::npos ? gv : gv.substr(slash + 1);
   const auto name = schemas::SchemaNameForKind(group, version, kind);
   REQUIRE(name);
-  return CheckTypes(json::parse(body), *components, *name);
+  json object = json::parse(body);
+  return CheckTypes(object, *components, *name);
 }
 
 // The message for a core/v1 body; "" when it is well typed.
@@ -390,7 +391,33 @@ TEST_CASE("named Go types of built-in fields", "[typecheck]") {
 TEST_CASE("unknown schema names and non-object bodies", "[typecheck]") {
   const json* components = schemas::Components("v1");
   REQUIRE(components != nullptr);
-  CHECK(CheckTypes(json::parse(R"({"data":1})"), *components, "no.such.Schema") == std::nullopt);
-  CHECK(CheckTypes(json::parse("[1]"), *components, "io.k8s.api.core.v1.ConfigMap") ==
+  json data = json::parse(R"({"data":1})");
+  CHECK(CheckTypes(data, *components, "no.such.Schema") == std::nullopt);
+  json array = json::parse("[1]");
+  CHECK(CheckTypes(array, *components, "io.k8s.api.core.v1.ConfigMap") ==
         "json: cannot unmarshal array into Go value of type v1.ConfigMap");
+}
+
+TEST_CASE("times are kept as upstream re-encodes them", "[typecheck]") {
+  const json* lease_components = schemas::Components("coordination.k8s.io/v1");
+  REQUIRE(lease_components != nullptr);
+  // A MicroTime takes exactly six digits.
+  json nanos = json::parse(R"({"spec":{"acquireTime":"2025-01-02T03:04:05.123456789+00:00"}})");
+  CHECK(CheckTypes(nanos, *lease_components, "io.k8s.api.coordination.v1.Lease") != std::nullopt);
+  // What the Python client sends: offsets, and Python's microseconds on a Time too.
+  json good = json::parse(R"({"metadata":{"creationTimestamp":"2025-01-02T03:04:05.123456+00:00"},
+    "spec":{"acquireTime":"2025-01-01T23:04:05.123456-04:30",
+            "renewTime":"2025-01-02T05:04:06.654321+02:00"}})");
+  REQUIRE(CheckTypes(good, *lease_components, "io.k8s.api.coordination.v1.Lease") == std::nullopt);
+  CHECK(good["metadata"]["creationTimestamp"] == "2025-01-02T03:04:05Z");
+  CHECK(good["spec"]["acquireTime"] == "2025-01-02T03:34:05.123456Z");
+  CHECK(good["spec"]["renewTime"] == "2025-01-02T03:04:06.654321Z");
+
+  using apimachinery::schema::GoTimeCanonical;
+  using apimachinery::schema::kRFC3339;
+  CHECK(GoTimeCanonical(kRFC3339, "2024-12-31T23:30:00-01:00") == "2025-01-01T00:30:00Z");
+  CHECK(GoTimeCanonical(kRFC3339, "2024-03-01T00:30:00+01:00") == "2024-02-29T23:30:00Z");
+  CHECK(GoTimeCanonical(kRFC3339, "1969-12-31T23:59:59Z") == "1969-12-31T23:59:59Z");
+  CHECK(GoTimeCanonical(kRFC3339, "2024-01-02T3:04:05Z") == "2024-01-02T03:04:05Z");
+  CHECK(GoTimeCanonical(kRFC3339, "0000-01-01T00:00:00+01:00") == std::nullopt);
 }

@@ -130,7 +130,9 @@ TEST_CASE("fieldValidation: Strict refuses, Warn warns, Ignore drops unknown fie
   const std::string body = R"({"metadata":{"name":"f1"},"data":{"a":"b"},"bogus":1})";
   auto strict = api.Do("POST", std::string(kCMs) + "?fieldValidation=Strict", body);
   CHECK(strict.status == 400);
-  CHECK(strict.Json()["message"] == "strict decoding error: unknown field \"bogus\"");
+  CHECK(strict.Json()["message"] ==
+        "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: "
+        "unknown field \"bogus\"");
 
   auto warn = api.Do("POST", std::string(kCMs) + "?fieldValidation=Warn", body);
   CHECK(warn.status == 201);
@@ -140,7 +142,9 @@ TEST_CASE("fieldValidation: Strict refuses, Warn warns, Ignore drops unknown fie
   auto dup = api.Do("POST", std::string(kCMs) + "?fieldValidation=Strict",
                     R"({"metadata":{"name":"f2","name":"f2"}})");
   CHECK(dup.status == 400);
-  CHECK(dup.Json()["message"] == "strict decoding error: duplicate field \"metadata.name\"");
+  CHECK(dup.Json()["message"] ==
+        "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: "
+        "duplicate field \"metadata.name\"");
 
   auto ignore = api.Do("POST", std::string(kCMs) + "?fieldValidation=Ignore",
                        R"({"metadata":{"name":"f3"},"bogus":1})");
@@ -172,6 +176,14 @@ TEST_CASE("update: optimistic concurrency and no-op updates", "[handlers]") {
   cm["metadata"].erase("resourceVersion");
   auto unconditional = api.Do("PUT", kCM1, cm.dump());
   CHECK(unconditional.status == 200);
+
+  // A changed creationTimestamp is ignored; an offset time is read as the same instant.
+  json moved = unconditional.Json();
+  moved["metadata"]["creationTimestamp"] = "2001-02-03T05:05:06+01:00";
+  moved["data"]["k"] = "again";
+  auto kept = api.Do("PUT", kCM1, moved.dump());
+  REQUIRE(kept.status == 200);
+  CHECK(kept.Json()["metadata"]["creationTimestamp"] == cm["metadata"]["creationTimestamp"]);
 
   auto other_name = api.Do("PUT", kCM1, R"({"metadata":{"name":"cm2"}})");
   CHECK(other_name.status == 400);
