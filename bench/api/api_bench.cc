@@ -1,0 +1,566 @@
+// API benchmarks over TLS with keep-alive, each against a ceiling measured in the same run:
+// a bare Beast TLS server (same certificate, same threads) answering with the bytes the real
+// server answered, so the ratio is what the API machinery costs on top of HTTP and TLS.
+//  1. GET one configmap;
+//  2. LIST of 500 configmaps;
+//  3. CREATE of 1 KiB configmaps;
+//  4. WATCH fan-out: W watchers of one namespace, a writer creating objects 5 ms apart;
+//     latency from sending the create to each watcher reading the event.
+// Usage: api_bench [--binary=PATH] [--backend=sqlite|memory] [--seconds=N]
+//                  [--connections=N] [--watchers=N] [--quick]      (results: bench/README.md)
+#include <utility>  // before Asio
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/use_future.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = net::ip::tcp;
+using Clock = std::chrono::steady_clock;
+template <typename T>
+using Awaitable = net::awaitable<T>;
+using Stream = beast::ssl_stream<beast::tcp_stream>;
+
+struct Options {
+  std::string binary;
+  std::string backend = "sqlite";
+  double seconds = 5;
+  int connections = 16;
+  int watchers = 100;
+  int watch_events = 200;
+};
+
+double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
+}
+
+uint16_t FreePort() {
+  net::io_context io;
+  tcp::acceptor a(io, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+
+// ---- the client -------------------------------------------------------------------------
+
+struct Target {
+  std::string name;
+  uint16_t port = 0;
+};
+
+ssl::context ClientContext(const fs::path& pki) {
+  ssl::context ctx(ssl::context::tls_client);
+  ctx.load_verify_file((pki / "ca.crt").string());
+  ctx.use_certificate_chain_file((pki / "admin.crt").string());
+  ctx.use_private_key_file((pki / "admin.key").string(), ssl::context::pem);
+  ctx.set_verify_mode(ssl::verify_peer);
+  return ctx;
+}
+
+Awaitable<std::unique_ptr<Stream>> Connect(ssl::context& ctx, uint16_t port) {
+  auto ex = co_await net::this_coro::executor;
+  auto stream = std::make_unique<Stream>(ex, ctx);
+  const tcp::endpoint endpoint(net::ip::make_address("127.0.0.1"), port);
+  co_await beast::get_lowest_layer(*stream).async_connect(endpoint, net::use_awaitable);
+  beast::get_lowest_layer(*stream).socket().set_option(tcp::no_delay(true));
+  co_await stream->async_handshake(ssl::stream_base::client, net::use_awaitable);
+  co_return stream;
+}
+
+http::request<http::string_body> Request(http::verb verb, const std::string& target,
+                                         std::string body = "") {
+  http::request<http::string_body> req{verb, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  req.set(http::field::accept, "application/json");
+  req.keep_alive(true);
+  if (!body.empty()) {
+    req.set(http::field::content_type, "application/json");
+    req.body() = std::move(body);
+    req.prepare_payload();
+  }
+  return req;
+}
+
+// One request on a fresh connection, run to completion on a private loop.
+http::response<http::string_body> Once(ssl::context& ctx, uint16_t port, http::verb verb,
+                                       const std::string& target, std::string body = "") {
+  net::io_context io;
+  auto f = net::co_spawn(
+      io,
+      [&]() -> Awaitable<http::response<http::string_body>> {
+        auto stream = co_await Connect(ctx, port);
+        auto req = Request(verb, target, body);
+        co_await http::async_write(*stream, req, net::use_awaitable);
+        beast::flat_buffer buffer;
+        http::response<http::string_body> res;
+        co_await http::async_read(*stream, buffer, res, net::use_awaitable);
+        co_return res;
+      },
+      net::use_future);
+  io.run();
+  return f.get();
+}
+
+struct Load {
+  double per_second = 0;
+  double p50 = 0, p99 = 0;
+  size_t bytes = 0;  // of one response body
+};
+
+// `connections` keep-alive connections sending requests back to back for `seconds`; one
+// loop thread, the same for every target. make_body gives the body of request number i.
+Load Hammer(ssl::context& ctx, uint16_t port, http::verb verb, const std::string& target,
+            const Options& o, std::function<std::string(int)> make_body = nullptr,
+            unsigned expect = 200) {
+  net::io_context io;
+  std::vector<double> latencies;
+  std::atomic<int> counter{0};
+  std::atomic<bool> stop{false};
+  size_t bytes = 0;
+  int failures = 0;
+  const auto start = Clock::now();
+  for (int c = 0; c < o.connections; ++c) {
+    net::co_spawn(
+        io,
+        [&]() -> Awaitable<void> {
+          auto stream = co_await Connect(ctx, port);
+          beast::flat_buffer buffer;
+          while (!stop.load(std::memory_order_relaxed)) {
+            const int i = counter++;
+            auto req = Request(verb, target, make_body ? make_body(i) : "");
+            const auto sent = Clock::now();
+            co_await http::async_write(*stream, req, net::use_awaitable);
+            http::response<http::string_body> res;
+            co_await http::async_read(*stream, buffer, res, net::use_awaitable);
+            latencies.push_back(Ms(Clock::now() - sent));
+            if (res.result_int() != expect) ++failures;
+            bytes = res.body().size();
+          }
+        },
+        net::detached);
+  }
+  net::steady_timer timer(
+      io, std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds)));
+  timer.async_wait([&](beast::error_code) { stop = true; });
+  io.run();
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  if (failures) std::fprintf(stderr, "  %d responses were not %u\n", failures, expect);
+  return {latencies.size() / elapsed, Percentile(latencies, 0.5), Percentile(latencies, 0.99),
+          bytes};
+}
+
+struct WatchResult {
+  double p50 = 0, p99 = 0, max = 0;
+  size_t delivered = 0, expected = 0;
+};
+
+// `watchers` watch streams of `watch_path`; then `events` POSTs of `create_path`, 5 ms apart,
+// each body from make_body(i). Event i's latency at a watcher: from sending create i to
+// reading the i-th newline-terminated event on that stream.
+WatchResult FanOut(ssl::context& ctx, uint16_t port, const std::string& watch_path,
+                   const std::string& create_path, const Options& o,
+                   std::function<std::string(int)> make_body) {
+  net::io_context io;
+  std::vector<Clock::time_point> sent(o.watch_events);
+  std::vector<double> latencies;
+  std::vector<std::unique_ptr<Stream>> streams;
+  int ready = 0;
+  size_t delivered = 0;
+  for (int w = 0; w < o.watchers; ++w) {
+    net::co_spawn(
+        io,
+        [&]() -> Awaitable<void> {
+          auto stream = co_await Connect(ctx, port);
+          auto req = Request(http::verb::get, watch_path);
+          co_await http::async_write(*stream, req, net::use_awaitable);
+          beast::flat_buffer buffer;
+          http::response_parser<http::empty_body> parser;
+          parser.body_limit(boost::none);
+          co_await http::async_read_header(*stream, buffer, parser, net::use_awaitable);
+          ++ready;
+          int seen = 0;
+          auto on_chunk = [&](std::uint64_t, std::string_view data, beast::error_code&) {
+            const auto now = Clock::now();
+            for (char ch : data) {
+              if (ch != '\n') continue;
+              if (seen < o.watch_events) latencies.push_back(Ms(now - sent[seen]));
+              ++seen;
+              ++delivered;
+            }
+            return data.size();
+          };
+          parser.on_chunk_body(on_chunk);
+          streams.push_back(std::move(stream));
+          Stream& s = *streams.back();
+          beast::error_code ec;
+          co_await http::async_read(s, buffer, parser, net::redirect_error(net::use_awaitable, ec));
+        },
+        net::detached);
+  }
+  net::co_spawn(
+      io,
+      [&]() -> Awaitable<void> {
+        auto ex = co_await net::this_coro::executor;
+        net::steady_timer timer(ex);
+        while (ready < o.watchers) {
+          timer.expires_after(std::chrono::milliseconds(10));
+          co_await timer.async_wait(net::use_awaitable);
+        }
+        auto stream = co_await Connect(ctx, port);
+        beast::flat_buffer buffer;
+        for (int i = 0; i < o.watch_events; ++i) {
+          auto req = Request(http::verb::post, create_path, make_body(i));
+          sent[i] = Clock::now();
+          co_await http::async_write(*stream, req, net::use_awaitable);
+          http::response<http::string_body> res;
+          co_await http::async_read(*stream, buffer, res, net::use_awaitable);
+          timer.expires_after(std::chrono::milliseconds(5));
+          co_await timer.async_wait(net::use_awaitable);
+        }
+        // Let the last events arrive, then close every stream.
+        timer.expires_after(std::chrono::milliseconds(500));
+        co_await timer.async_wait(net::use_awaitable);
+        for (auto& s : streams) beast::get_lowest_layer(*s).close();
+      },
+      net::detached);
+  io.run();
+  return {Percentile(latencies, 0.5), Percentile(latencies, 0.99), Percentile(latencies, 1.0),
+          delivered, static_cast<size_t>(o.watchers) * o.watch_events};
+}
+
+// ---- the ceiling: a bare Beast TLS server -------------------------------------------------
+
+struct Canned {
+  unsigned status = 200;
+  std::string content_type;
+  std::string body;
+};
+
+struct CeilingReplies {
+  Canned get, list, create;
+  std::string event;  // one watch event line, sent to every open watch on each POST
+};
+
+class Ceiling {
+ public:
+  Ceiling(const fs::path& pki, CeilingReplies replies, tcp::acceptor& acceptor)
+      : ctx_(ssl::context::tls_server), replies_(std::move(replies)), acceptor_(acceptor) {
+    ctx_.use_certificate_chain_file((pki / "apiserver.crt").string());
+    ctx_.use_private_key_file((pki / "apiserver.key").string(), ssl::context::pem);
+  }
+
+  void Run(int threads) {
+    net::co_spawn(io_, Accept(), [](std::exception_ptr e) {
+      if (!e) return;
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& x) {
+        std::fprintf(stderr, "ceiling: %s\n", x.what());
+      }
+    });
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads; ++i) pool.emplace_back([this] { io_.run(); });
+    io_.run();
+    for (auto& t : pool) t.join();
+  }
+  net::io_context& Io() { return io_; }
+
+ private:
+  Awaitable<void> Accept() {
+    const tcp protocol = acceptor_.local_endpoint().protocol();
+    tcp::acceptor acceptor(io_, protocol, acceptor_.release());
+    for (;;) {
+      tcp::socket socket =
+          co_await acceptor.async_accept(net::make_strand(io_), net::use_awaitable);
+      socket.set_option(tcp::no_delay(true));
+      net::co_spawn(socket.get_executor(), Session(std::move(socket)), net::detached);
+    }
+  }
+
+  Awaitable<void> Session(tcp::socket socket) {
+    auto stream = std::make_shared<Stream>(std::move(socket), ctx_);
+    beast::error_code ec;
+    co_await stream->async_handshake(ssl::stream_base::server,
+                                     net::redirect_error(net::use_awaitable, ec));
+    if (ec) {
+      std::fprintf(stderr, "ceiling: handshake: %s\n", ec.message().c_str());
+      co_return;
+    }
+    beast::flat_buffer buffer;
+    for (;;) {
+      http::request<http::string_body> req;
+      co_await http::async_read(*stream, buffer, req, net::redirect_error(net::use_awaitable, ec));
+      if (ec) co_return;
+      const std::string target(req.target());
+      if (target.find("watch=true") != std::string::npos) {
+        co_await Watch(stream);
+        co_return;
+      }
+      const Canned& c = req.method() == http::verb::post                   ? replies_.create
+                        : target.find("/configmaps/") != std::string::npos ? replies_.get
+                                                                           : replies_.list;
+      if (req.method() == http::verb::post) Broadcast();
+      http::response<http::string_body> res{static_cast<http::status>(c.status), 11};
+      res.set(http::field::content_type, c.content_type);
+      res.body() = c.body;
+      res.keep_alive(true);
+      res.prepare_payload();
+      co_await http::async_write(*stream, res, net::redirect_error(net::use_awaitable, ec));
+      if (ec) co_return;
+    }
+  }
+
+  // A chunked stream that gets the canned event whenever a POST arrives.
+  Awaitable<void> Watch(std::shared_ptr<Stream> stream) {
+    http::response<http::empty_body> res{http::status::ok, 11};
+    res.set(http::field::content_type, "application/json");
+    res.chunked(true);
+    http::response_serializer<http::empty_body> sr{res};
+    beast::error_code ec;
+    co_await http::async_write_header(*stream, sr, net::redirect_error(net::use_awaitable, ec));
+    if (ec) co_return;
+    auto ex = co_await net::this_coro::executor;
+    auto pending = std::make_shared<net::steady_timer>(ex, Clock::time_point::max());
+    auto queued = std::make_shared<int>(0);
+    {
+      std::lock_guard lock(mu_);
+      watchers_.push_back({ex, pending, queued});
+    }
+    for (;;) {
+      co_await pending->async_wait(net::redirect_error(net::use_awaitable, ec));
+      while (*queued > 0) {
+        --*queued;
+        co_await net::async_write(*stream, http::make_chunk(net::buffer(replies_.event)),
+                                  net::redirect_error(net::use_awaitable, ec));
+        if (ec) co_return;
+      }
+      pending->expires_at(Clock::time_point::max());
+    }
+  }
+
+  void Broadcast() {
+    std::lock_guard lock(mu_);
+    for (auto& w : watchers_) {
+      net::post(w.executor, [w] {
+        ++*w.queued;
+        w.pending->cancel();
+      });
+    }
+  }
+
+  struct Watcher {
+    net::any_io_executor executor;
+    std::shared_ptr<net::steady_timer> pending;
+    std::shared_ptr<int> queued;
+  };
+
+  net::io_context io_;
+  ssl::context ctx_;
+  CeilingReplies replies_;
+  tcp::acceptor& acceptor_;
+  std::mutex mu_;
+  std::vector<Watcher> watchers_;
+};
+
+// ---- processes --------------------------------------------------------------------------
+
+class Child {
+ public:
+  explicit Child(pid_t pid) : pid_(pid) {}
+  ~Child() { Stop(); }
+  void Stop() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+
+ private:
+  pid_t pid_;
+};
+
+std::unique_ptr<Child> StartServer(const Options& o, const fs::path& dir, uint16_t port) {
+  const std::string log = (dir / "server.log").string();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::FILE* f = std::freopen(log.c_str(), "w", stderr);
+    (void)f;
+    const std::string data = (dir / "data").string(), p = std::to_string(port);
+    const std::string backend = "--storage-backend=" + o.backend;
+    ::execl(o.binary.c_str(), o.binary.c_str(), "--data-dir", data.c_str(), "--bind-address",
+            "127.0.0.1", "--secure-port", p.c_str(), backend.c_str(), "--v=0",
+            static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  return std::make_unique<Child>(pid);
+}
+
+bool WaitReady(const fs::path& pki, uint16_t port) {
+  for (int i = 0; i < 500; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (!fs::exists(pki / "admin.key")) continue;
+    try {
+      ssl::context ctx = ClientContext(pki);
+      if (Once(ctx, port, http::verb::get, "/readyz").result_int() == 200) return true;
+    } catch (const std::exception&) {
+    }
+  }
+  return false;
+}
+
+std::string ConfigMap(const std::string& name, size_t value_bytes) {
+  return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name +
+         R"(","labels":{"app":"bench"}},"data":{"value":")" + std::string(value_bytes, 'x') +
+         "\"}}";
+}
+
+void Report(const char* what, const Load& ours, const Load& ceiling) {
+  std::printf("%-22s %9.0f %9.0f %6.0f%%   %6.2f %6.2f   %6.2f %6.2f   %7zu\n", what,
+              ours.per_second, ceiling.per_second, 100 * ours.per_second / ceiling.per_second,
+              ours.p50, ours.p99, ceiling.p50, ceiling.p99, ours.bytes);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  o.binary = (fs::path(argv[0]).parent_path() / ".." / "cmd" / "kube-apiserver" / "kube-apiserver")
+                 .string();
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&a] { return a.substr(a.find('=') + 1); };
+    if (a.starts_with("--binary=")) o.binary = value();
+    if (a.starts_with("--backend=")) o.backend = value();
+    if (a.starts_with("--seconds=")) o.seconds = std::stod(value());
+    if (a.starts_with("--connections=")) o.connections = std::stoi(value());
+    if (a.starts_with("--watchers=")) o.watchers = std::stoi(value());
+    if (a == "--quick") {
+      o.seconds = 1;
+      o.watchers = 10;
+      o.watch_events = 20;
+    }
+  }
+  ::signal(SIGPIPE, SIG_IGN);
+  const fs::path dir = fs::temp_directory_path() / ("kas-api-bench-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path pki = dir / "data" / "pki";
+  const uint16_t port = FreePort();
+  auto server = StartServer(o, dir, port);
+  if (!WaitReady(pki, port)) {
+    std::fprintf(stderr, "kube-apiserver did not become ready; see %s\n",
+                 (dir / "server.log").c_str());
+    return 1;
+  }
+  ssl::context ctx = ClientContext(pki);
+  const std::string ns = "/api/v1/namespaces/default/configmaps";
+  const std::string list_ns = "/api/v1/namespaces/kube-public/configmaps";
+
+  // The objects, and the answers the ceiling will give.
+  CeilingReplies replies;
+  auto created = Once(ctx, port, http::verb::post, ns, ConfigMap("one", 200));
+  replies.get = {200, "application/json", Once(ctx, port, http::verb::get, ns + "/one").body()};
+  for (int i = 0; i < 500; ++i) {
+    Once(ctx, port, http::verb::post, list_ns, ConfigMap("item-" + std::to_string(i), 200));
+  }
+  replies.list = {200, "application/json", Once(ctx, port, http::verb::get, list_ns).body()};
+  replies.create = {201, "application/json", created.body()};
+  std::string object = created.body();
+  while (object.ends_with('\n')) object.pop_back();
+  replies.event = R"({"type":"ADDED","object":)" + object + "}\n";
+
+  // The ceiling in a process of its own, on the same number of threads as the server.
+  net::io_context listen_io;
+  tcp::acceptor acceptor(listen_io, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
+  acceptor.listen();
+  const uint16_t ceiling_port = acceptor.local_endpoint().port();
+  const pid_t ceiling_pid = ::fork();
+  if (ceiling_pid == 0) {
+    Ceiling ceiling(pki, replies, acceptor);
+    ceiling.Run(static_cast<int>(std::max(2u, std::thread::hardware_concurrency())));
+    std::_Exit(0);
+  }
+  acceptor.close();
+  Child ceiling(ceiling_pid);
+
+  std::printf("backend %s, %d connections, %.0f s per measurement\n\n", o.backend.c_str(),
+              o.connections, o.seconds);
+  std::printf("%-22s %9s %9s %7s   %13s   %13s   %7s\n", "", "ours/s", "ceiling/s", "ratio",
+              "ours p50 p99", "ceil p50 p99", "bytes");
+  Report("GET one configmap", Hammer(ctx, port, http::verb::get, ns + "/one", o),
+         Hammer(ctx, ceiling_port, http::verb::get, ns + "/one", o));
+  Report("LIST 500 configmaps", Hammer(ctx, port, http::verb::get, list_ns, o),
+         Hammer(ctx, ceiling_port, http::verb::get, list_ns, o));
+  int round = 0;
+  auto fresh = [&round](int i) {
+    return ConfigMap("c" + std::to_string(round) + "-" + std::to_string(i), 1024);
+  };
+  const Load create_ours = Hammer(ctx, port, http::verb::post, ns, o, fresh, 201);
+  ++round;
+  Report("CREATE 1 KiB", create_ours,
+         Hammer(ctx, ceiling_port, http::verb::post, ns, o, fresh, 201));
+
+  // Watch fan-out, in its own namespace so the creates above are not replayed.
+  Once(ctx, port, http::verb::post, "/api/v1/namespaces",
+       R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"watched"}})");
+  const std::string watched = "/api/v1/namespaces/watched/configmaps";
+  const std::string rv = [&] {
+    auto list = Once(ctx, port, http::verb::get, watched + "?limit=1").body();
+    auto at = list.find("\"resourceVersion\":\"");
+    return list.substr(at + 19, list.find('"', at + 19) - at - 19);
+  }();
+  const std::string watch_path = watched + "?watch=true&resourceVersion=" + rv;
+  auto event = [](int i) { return ConfigMap("w" + std::to_string(i), 200); };
+  const WatchResult w_ours = FanOut(ctx, port, watch_path, watched, o, event);
+  const WatchResult w_ceil = FanOut(ctx, ceiling_port, watch_path, watched, o, event);
+  std::printf(
+      "\nWATCH fan-out: %d watchers, %d creates 5 ms apart (latency ms, create sent to "
+      "event read)\n",
+      o.watchers, o.watch_events);
+  std::printf("%-10s %8s %8s %8s %12s\n", "", "p50", "p99", "max", "delivered");
+  for (auto [name, r] : {std::pair{"ours", w_ours}, std::pair{"ceiling", w_ceil}}) {
+    std::printf("%-10s %8.2f %8.2f %8.2f %6zu/%zu\n", name, r.p50, r.p99, r.max, r.delivered,
+                r.expected);
+  }
+  ceiling.Stop();
+  server->Stop();
+  fs::remove_all(dir);
+  return 0;
+}
