@@ -75,7 +75,8 @@ Awaitable<Result<DeleteResult>> Store::Delete(std::string ns, std::string name,
     as_read.resource_version = MetaString(old, "resourceVersion");
 
     json marked = old;
-    bool changed = ApplyPropagationPolicy(marked, options.propagation_policy);
+    bool changed = spec_->strategy->GarbageCollected() &&
+                   ApplyPropagationPolicy(marked, options.propagation_policy);
     const bool kind_waits = spec_->strategy->PrepareForDelete(marked);
     changed = changed || marked != old;
     if (kind_waits || HasFinalizers(marked)) {

@@ -50,6 +50,9 @@ class Strategy {
   // A DELETE the kind refuses outright (an immortal namespace, a namespace already being
   // emptied), given the stored object; std::nullopt to go on.
   virtual std::optional<apimachinery::Status> RefuseDelete(const nlohmann::json& object) const;
+  // Whether propagationPolicy Orphan and Foreground add the garbage collector's finalizers;
+  // false for kinds upstream deletes at once whatever the policy (events).
+  virtual bool GarbageCollected() const { return true; }
   // Nothing keeps a marked object any more: it is removed by the update that emptied
   // its finalizers. Default: metadata.finalizers is empty.
   virtual bool Finalized(const nlohmann::json& object) const;

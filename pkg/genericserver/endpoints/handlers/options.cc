@@ -112,6 +112,10 @@ registry::Result<registry::ListOptions> ParseListOptions(const RequestContext& c
 }
 
 registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext& ctx) {
+  // The options kind upstream names in its 422s.
+  const char* kind = ctx.request.method == "PUT"     ? "UpdateOptions"
+                     : ctx.request.method == "PATCH" ? "PatchOptions"
+                                                     : "CreateOptions";
   registry::WriteOptions o;
   for (const std::string& d : ctx.request.query.Values("dryRun")) {
     if (d != "All") {
@@ -119,13 +123,13 @@ registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext&
       v::FieldError error = v::FieldNotSupported(
           "dryRun", GoStringSlice(ctx.request.query.Values("dryRun")), {"All"});
       error.value_form = v::ValueForm::kVerbatim;
-      return std::unexpected(InvalidOptions("CreateOptions", {std::move(error)}));
+      return std::unexpected(InvalidOptions(kind, {std::move(error)}));
     }
     o.dry_run = true;
   }
   o.field_manager = ctx.request.query.Get("fieldManager").value_or("");
   if (o.field_manager.size() > 128) {
-    return std::unexpected(InvalidOptions("CreateOptions", {v::FieldTooLong("fieldManager", 128)}));
+    return std::unexpected(InvalidOptions(kind, {v::FieldTooLong("fieldManager", 128)}));
   }
   return o;
 }

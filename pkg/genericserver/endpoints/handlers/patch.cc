@@ -38,8 +38,10 @@ Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope
   }
   (void)kApplyPatch;  // server-side apply: not yet
   auto options = ParseWriteOptions(ctx);
-  auto body = options ? ParseJSON(ctx.request.body)
-                      : registry::Result<json>(std::unexpected(options.error()));
+  auto validation = ParseFieldValidation(ctx);
+  registry::Result<json> body = !options      ? std::unexpected(options.error())
+                                : !validation ? std::unexpected(validation.error())
+                                              : ParseJSON(ctx.request.body);
   if (!body) {
     co_await WriteError(ctx, out, body.error());
     co_return;
@@ -48,7 +50,6 @@ Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope
   std::shared_ptr<const patch::PatchSchema> patch_schema = scope.spec.patch_schema;
   const std::string name = scope.name;
   const registry::ResourceSpec& spec = scope.spec;
-  auto validation = ParseFieldValidation(ctx);
   // The warnings of the last attempt win: each attempt starts from the stored object.
   auto warnings = std::make_shared<std::vector<std::string>>();
   registry::UpdateFunc apply = [&, patch_doc, patch_schema, type, name,
@@ -64,7 +65,7 @@ Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope
     }
     if (!patched) co_return std::unexpected(patch::PatchErrorToStatus(patched.error()));
     warnings->clear();
-    co_return CheckFieldsCollecting(validation ? *validation : "", spec, std::move(*patched),
+    co_return CheckFieldsCollecting(*validation, spec, std::move(*patched),
                                     *warnings);
   };
   const registry::Strategy* strategy =

@@ -1,6 +1,7 @@
 // WATCH: a chunked stream of newline-delimited {"type":...,"object":...} events. Ends at
 // timeoutSeconds (default: a random 30 to 60 minutes, as upstream), when the client
 // goes away, when the server shuts down, or when the storage ends the watch.
+#include <charconv>
 #include <random>
 
 #include <boost/asio/steady_timer.hpp>
@@ -19,10 +20,16 @@ using nlohmann::json;
 
 namespace {
 
-std::chrono::seconds WatchTimeout(const RequestContext& ctx) {
+// timeoutSeconds; absent or 0: a random 30 to 60 minutes, as upstream.
+registry::Result<std::chrono::seconds> WatchTimeout(const RequestContext& ctx) {
+  long long seconds = 0;
   if (auto t = ctx.request.query.Get("timeoutSeconds"); t && !t->empty()) {
-    return std::chrono::seconds(std::max<long long>(0, std::atoll(t->c_str())));
+    auto [end, ec] = std::from_chars(t->data(), t->data() + t->size(), seconds);
+    if (ec != std::errc() || end != t->data() + t->size()) {
+      return std::unexpected(apimachinery::NewBadRequest("invalid timeoutSeconds: " + *t));
+    }
   }
+  if (seconds > 0) return std::chrono::seconds(seconds);
   thread_local std::mt19937 rng{std::random_device{}()};
   return std::chrono::seconds(std::uniform_int_distribution<int>(1800, 3599)(rng));
 }
@@ -110,6 +117,11 @@ Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope
     co_await WriteError(ctx, out, apimachinery::NewBadRequest("invalid includeObject value"));
     co_return;
   }
+  auto timeout = WatchTimeout(ctx);
+  if (!timeout) {
+    co_await WriteError(ctx, out, timeout.error());
+    co_return;
+  }
   if (!scope.name.empty()) {
     // A watch of one object by name: the field selector does the narrowing.
     options->field_selector +=
@@ -140,7 +152,7 @@ Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope
     co_return;
   }
   boost::asio::steady_timer deadline(co_await boost::asio::this_coro::executor);
-  deadline.expires_after(WatchTimeout(ctx));
+  deadline.expires_after(*timeout);
   deadline.async_wait([watcher](const boost::system::error_code& ec) {
     if (!ec) watcher->Stop();
   });

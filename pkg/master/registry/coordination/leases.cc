@@ -22,6 +22,9 @@ const json& LeaseSpec(const json& lease) {
 
 class LeaseStrategy final : public registry::Strategy {
  public:
+  // As upstream: a PUT may create a lease, and an update must name the version it replaces.
+  bool AllowCreateOnUpdate() const override { return true; }
+  bool AllowUnconditionalUpdate() const override { return false; }
   registry::FieldErrors Validate(const json& lease) const override {
     registry::FieldErrors errors;
     const json& spec = LeaseSpec(lease);

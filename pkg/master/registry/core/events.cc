@@ -80,6 +80,9 @@ std::vector<json> Row(const json& event, std::chrono::system_clock::time_point n
 
 class EventStrategy final : public registry::Strategy {
  public:
+  // As upstream: a PUT may create an event, and a deletion policy does not keep one.
+  bool AllowCreateOnUpdate() const override { return true; }
+  bool GarbageCollected() const override { return false; }
   // Upstream's legacy event rule: the involved object lives in the event's namespace
   // (or, for cluster-scoped objects, the event is in "default" or has none).
   registry::FieldErrors Validate(const json& event) const override {

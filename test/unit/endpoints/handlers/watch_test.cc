@@ -142,3 +142,10 @@ TEST_CASE("watch: sendInitialEvents ends the initial state with a bookmark", "[h
   CHECK(skip.status == 200);
   CHECK(skip.body.empty());
 }
+
+TEST_CASE("watch: timeoutSeconds must be a number", "[handlers]") {
+  CoreAPI api;
+  auto bad = api.Do("GET", std::string(kCMs) + "?watch=true&timeoutSeconds=soon");
+  CHECK(bad.status == 400);
+  CHECK(bad.Json()["reason"] == "BadRequest");
+}

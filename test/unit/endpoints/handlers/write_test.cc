@@ -359,3 +359,34 @@ TEST_CASE("configmaps: immutable data", "[handlers]") {
                        {"Content-Type: application/merge-patch+json"});
   CHECK(labels.status == 200);
 }
+
+TEST_CASE("events: PUT creates, deletion policies do not keep them", "[handlers]") {
+  CoreAPI api;
+  const std::string ev = "/api/v1/namespaces/default/events/e1";
+  const std::string body =
+      R"({"metadata":{"name":"e1"},"involvedObject":{"kind":"ConfigMap","name":"c","namespace":"default"},"reason":"R","message":"m"})";
+  auto put = api.Do("PUT", ev, body);
+  CHECK(put.status == 201);
+  auto orphan = api.Do("DELETE", ev, R"({"propagationPolicy":"Orphan"})");
+  CHECK(orphan.status == 200);
+  CHECK(orphan.Json()["kind"] == "Status");
+  CHECK(api.Do("GET", ev).status == 404);
+
+  // A configmap is not created by PUT.
+  CHECK(api.Do("PUT", kCM1, R"({"metadata":{"name":"cm1"}})").status == 404);
+}
+
+TEST_CASE("write options are named after the verb in their errors", "[handlers]") {
+  CoreAPI api;
+  api.CreateConfigMap("cm1");
+  auto put = api.Do("PUT", kCM1 + "?dryRun=Yes", R"({"metadata":{"name":"cm1"}})");
+  CHECK(put.status == 422);
+  CHECK(put.Json()["details"]["kind"] == "UpdateOptions");
+  auto patch = api.Do("PATCH", kCM1 + "?dryRun=Yes", "{}",
+                      {"Content-Type: application/merge-patch+json"});
+  CHECK(patch.status == 422);
+  CHECK(patch.Json()["details"]["kind"] == "PatchOptions");
+  auto validation = api.Do("PATCH", kCM1 + "?fieldValidation=Sometimes", "{}",
+                           {"Content-Type: application/merge-patch+json"});
+  CHECK(validation.status == 400);
+}
