@@ -114,6 +114,9 @@ class KV {
   virtual Awaitable<Result<KVStats>> Stats() = 0;
   // A quick liveness probe for /readyz; never blocks.
   virtual Result<void> Healthy() const = 0;
+  // The newest committed revision when the backend knows it in memory (the embedded ones):
+  // a consistent read's target without a round trip. std::nullopt: ask with a Range.
+  virtual std::optional<int64_t> CommittedRevision() const { return std::nullopt; }
   // The largest value accepted (etcd's request limit): bigger writes fail kTooLarge.
   static constexpr size_t kMaxValueBytes = 1536 * 1024;
 };

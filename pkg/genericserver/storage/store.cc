@@ -463,6 +463,7 @@ Awaitable<Result<WatcherPtr>> Store::Watch(std::string key, WatchOptions options
 }
 
 Awaitable<Result<int64_t>> Store::CurrentRevision() {
+  if (auto committed = kv_->CommittedRevision()) co_return *committed;
   RangeOptions range;
   range.count_only = true;
   auto got = co_await kv_->Range(prefix_ + "/", range);

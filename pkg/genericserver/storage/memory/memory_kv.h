@@ -26,6 +26,10 @@ class MemoryKV final : public KV, public std::enable_shared_from_this<MemoryKV> 
   Awaitable<Result<void>> Compact(int64_t revision) override;
   Awaitable<Result<KVStats>> Stats() override;
   Result<void> Healthy() const override { return {}; }
+  std::optional<int64_t> CommittedRevision() const override {
+    std::lock_guard lock(mu_);
+    return revision_;
+  }
 
   struct Watcher;
 

@@ -73,6 +73,7 @@ class SqliteKV final : public KV, public std::enable_shared_from_this<SqliteKV> 
   Awaitable<Result<std::unique_ptr<KVWatch>>> Watch(std::string key,
                                                     KVWatchOptions options) override;
   Awaitable<Result<void>> Compact(int64_t revision) override;
+  std::optional<int64_t> CommittedRevision() const override { return revision_.load(); }
   Awaitable<Result<KVStats>> Stats() override;
   Result<void> Healthy() const override;
 
