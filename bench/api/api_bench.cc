@@ -464,8 +464,11 @@ void Compare(const char* what, const Options& o, const std::function<Load()>& ou
     const Load a = ours();
     runs.emplace_back(a, ceiling());
   }
-  auto ratio = [](const std::pair<Load, Load>& r) { return r.first.per_second / r.second.per_second; };
-  std::sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return ratio(a) < ratio(b); });
+  auto ratio = [](const std::pair<Load, Load>& r) {
+    return r.first.per_second / r.second.per_second;
+  };
+  std::sort(runs.begin(), runs.end(),
+            [&](const auto& a, const auto& b) { return ratio(a) < ratio(b); });
   const auto& [mine, ceil] = runs[runs.size() / 2];
   std::printf("%-20s %8.0f %9.0f %6.0f%% %4.0f-%3.0f%%  %6.2f %6.2f  %6.2f %6.2f  %7zu\n", what,
               mine.per_second, ceil.per_second, 100 * ratio(runs[runs.size() / 2]),

@@ -2,9 +2,8 @@
 
 #include <charconv>
 
-#include <nlohmann/json.hpp>
-
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/apimachinery/validation/go_format.h"
 
 namespace endpoints::handlers {
 
@@ -26,15 +25,6 @@ bool ParseBool(std::string_view s) {
 
 apimachinery::Status InvalidOptions(const char* kind, std::vector<v::FieldError> errors) {
   return v::NewInvalid("meta.k8s.io", kind, "", errors);
-}
-
-// Go's %#v of a []string: []string{"a", "b"}.
-std::string GoStringSlice(const std::vector<std::string>& values) {
-  std::string out = "[]string{";
-  for (size_t i = 0; i < values.size(); ++i) {
-    out += (i ? ", " : "") + nlohmann::json(values[i]).dump();
-  }
-  return out + "}";
 }
 
 }  // namespace
@@ -121,7 +111,7 @@ registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext&
     if (d != "All") {
       // Upstream reports the whole list, printed as a Go []string.
       v::FieldError error = v::FieldNotSupported(
-          "dryRun", GoStringSlice(ctx.request.query.Values("dryRun")), {"All"});
+          "dryRun", v::GoStringSlice(ctx.request.query.Values("dryRun")), {"All"});
       error.value_form = v::ValueForm::kVerbatim;
       return std::unexpected(InvalidOptions(kind, {std::move(error)}));
     }

@@ -65,8 +65,7 @@ Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope
     }
     if (!patched) co_return std::unexpected(patch::PatchErrorToStatus(patched.error()));
     warnings->clear();
-    co_return CheckFieldsCollecting(*validation, spec, std::move(*patched),
-                                    *warnings);
+    co_return CheckFieldsCollecting(*validation, spec, std::move(*patched), *warnings);
   };
   const registry::Strategy* strategy =
       scope.subresource ? scope.subresource->strategy.get() : nullptr;

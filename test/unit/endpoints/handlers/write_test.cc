@@ -382,8 +382,8 @@ TEST_CASE("write options are named after the verb in their errors", "[handlers]"
   auto put = api.Do("PUT", kCM1 + "?dryRun=Yes", R"({"metadata":{"name":"cm1"}})");
   CHECK(put.status == 422);
   CHECK(put.Json()["details"]["kind"] == "UpdateOptions");
-  auto patch = api.Do("PATCH", kCM1 + "?dryRun=Yes", "{}",
-                      {"Content-Type: application/merge-patch+json"});
+  auto patch =
+      api.Do("PATCH", kCM1 + "?dryRun=Yes", "{}", {"Content-Type: application/merge-patch+json"});
   CHECK(patch.status == 422);
   CHECK(patch.Json()["details"]["kind"] == "PatchOptions");
   auto validation = api.Do("PATCH", kCM1 + "?fieldValidation=Sometimes", "{}",
