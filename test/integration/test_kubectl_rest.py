@@ -1599,8 +1599,11 @@ class DiscoveryTests(KubectlTestCase):
         self.assertEqual(lines[0], "KIND:       ConfigMap")
         self.assertEqual(lines[1], "VERSION:    v1")
         self.assertIn("DESCRIPTION:", lines)
-        # Descriptions are upstream prose the project does not copy (docs/compatibility.md):
-        # the structure is what explain shows from our schemas.
+        # Upstream's description prose is not copied (docs/compatibility.md): the project's
+        # own sentences are shown.
+        desc = out.split("DESCRIPTION:", 1)[1].split("FIELDS:", 1)[0]
+        self.assertEqual(" ".join(desc.split()),
+                         "Configuration data for workloads to read, as key/value pairs.")
         fields = out.split("FIELDS:", 1)[1]
         for f, t in (("apiVersion", "string"), ("binaryData",
                                                  "map[string]string"),
@@ -1608,6 +1611,8 @@ class DiscoveryTests(KubectlTestCase):
                      ("kind", "string"), ("metadata", "ObjectMeta")):
             self.assertRegex(fields, r"(?m)^  %s\t<%s>$"
                              % (re.escape(f), re.escape(t)))
+        flat = " ".join(fields.split())
+        self.assertIn("data <map[string]string> UTF-8 values by key.", flat)
         out = self.ok("explain", "configmap.metadata.name")
         self.assertIn("FIELD: name <string>", " ".join(out.split()))
 

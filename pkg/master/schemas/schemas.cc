@@ -1,5 +1,7 @@
 #include "pkg/master/schemas/schemas.h"
 
+#include "pkg/master/schemas/descriptions.h"
+
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -43,6 +45,7 @@ std::unique_ptr<const nlohmann::json> Parse(const Document& document) {
   for (std::string_view piece : document.schemas) text += piece;
   auto parsed = nlohmann::json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded() || !parsed.is_object()) return nullptr;
+  AddDescriptions(parsed);
   return std::make_unique<const nlohmann::json>(std::move(parsed));
 }
 

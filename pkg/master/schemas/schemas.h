@@ -3,8 +3,9 @@
 // documents by tools/gen_schemas.py (see tools/README.md) and embedded in the binary.
 //
 // Per group-version ("v1", "apps/v1", "coordination.k8s.io/v1") this holds what upstream
-// serves at /openapi/v3/apis/<group>/<version> under components.schemas, without the prose
-// (no "description"), plus the kinds and resource paths the group-version serves. Everything
+// serves at /openapi/v3/apis/<group>/<version> under components.schemas, without upstream's
+// prose (its descriptions are left out; the few there are the project's own, descriptions.h),
+// plus the kinds and resource paths the group-version serves. Everything
 // here is immutable and safe to use from any thread.
 
 #include <optional>

@@ -1,0 +1,126 @@
+#include "pkg/master/schemas/descriptions.h"
+
+#include <nlohmann/json.hpp>
+
+namespace schemas {
+
+namespace {
+
+constexpr std::string_view kMeta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+constexpr std::string_view kConfigMap = "io.k8s.api.core.v1.ConfigMap";
+constexpr std::string_view kSecret = "io.k8s.api.core.v1.Secret";
+constexpr std::string_view kNamespace = "io.k8s.api.core.v1.Namespace";
+constexpr std::string_view kEvent = "io.k8s.api.core.v1.Event";
+constexpr std::string_view kLease = "io.k8s.api.coordination.v1.Lease";
+constexpr std::string_view kLeaseSpec = "io.k8s.api.coordination.v1.LeaseSpec";
+
+constexpr std::string_view kApiVersion =
+    "The group and version of the schema this object follows, as \"group/version\" (only the "
+    "version for the core group).";
+constexpr std::string_view kKind = "The type of this object, in CamelCase.";
+constexpr std::string_view kMetadata =
+    "Name, namespace, labels, annotations and the other data every object carries.";
+constexpr std::string_view kImmutable =
+    "When true, the data can no longer be changed; only metadata can. It cannot be set back "
+    "to false: delete and recreate the object instead.";
+
+}  // namespace
+
+const std::vector<Description>& Descriptions() {
+  static const std::vector<Description> all = {
+      // Every kind's common fields.
+      {kMeta, "", "Data every persisted object carries: its identity and bookkeeping."},
+      {kMeta, "name", "Unique within the namespace (or the cluster, for cluster-wide kinds)."},
+      {kMeta, "generateName",
+       "A prefix from which the server makes a unique name when name is empty."},
+      {kMeta, "namespace", "The namespace the object lives in; empty for cluster-wide kinds."},
+      {kMeta, "uid", "Set by the server on creation and never reused."},
+      {kMeta, "resourceVersion",
+       "An opaque version the server changes on every write; send it back to update only "
+       "the version you read."},
+      {kMeta, "generation", "Counts the changes to the desired state (spec) of the object."},
+      {kMeta, "creationTimestamp", "When the server created the object, in UTC."},
+      {kMeta, "deletionTimestamp",
+       "When a deletion was asked for; the object stays until its finalizers are gone."},
+      {kMeta, "deletionGracePeriodSeconds",
+       "How long the object is given to end gracefully once deletion began."},
+      {kMeta, "labels", "Key/value pairs to select and group objects by."},
+      {kMeta, "annotations", "Key/value pairs for tools and people; never used to select."},
+      {kMeta, "ownerReferences",
+       "The objects this one depends on; it may be garbage collected with them."},
+      {kMeta, "finalizers",
+       "Names of the controllers that must finish their work before the object is removed."},
+      {kMeta, "managedFields", "Which field manager set which fields, and when."},
+      {kMeta, "selfLink", "Deprecated and always empty."},
+      // ConfigMap.
+      {kConfigMap, "", "Configuration data for workloads to read, as key/value pairs."},
+      {kConfigMap, "apiVersion", kApiVersion},
+      {kConfigMap, "kind", kKind},
+      {kConfigMap, "metadata", kMetadata},
+      {kConfigMap, "data", "UTF-8 values by key. A key may not also be in binaryData."},
+      {kConfigMap, "binaryData", "Binary values by key, base64 encoded."},
+      {kConfigMap, "immutable", kImmutable},
+      // Secret.
+      {kSecret, "", "Sensitive data (passwords, tokens, keys) for workloads to read."},
+      {kSecret, "apiVersion", kApiVersion},
+      {kSecret, "kind", kKind},
+      {kSecret, "metadata", kMetadata},
+      {kSecret, "data", "Values by key, base64 encoded."},
+      {kSecret, "stringData",
+       "Plain-text values by key, for writing only: merged into data on write, never "
+       "returned."},
+      {kSecret, "type",
+       "What the secret holds (Opaque by default), which decides the keys it must have."},
+      {kSecret, "immutable", kImmutable},
+      // Namespace.
+      {kNamespace, "", "A scope for names, and the unit of many policies."},
+      {kNamespace, "apiVersion", kApiVersion},
+      {kNamespace, "kind", kKind},
+      {kNamespace, "metadata", kMetadata},
+      {kNamespace, "spec", "The finalizers that must run before the namespace is removed."},
+      {kNamespace, "status", "The phase of the namespace (Active or Terminating)."},
+      // Event.
+      {kEvent, "", "A report of something that happened to an object."},
+      {kEvent, "apiVersion", kApiVersion},
+      {kEvent, "kind", kKind},
+      {kEvent, "metadata", kMetadata},
+      {kEvent, "involvedObject", "The object the event is about."},
+      {kEvent, "reason", "A short CamelCase cause, for machines."},
+      {kEvent, "message", "What happened, for people."},
+      {kEvent, "type", "Normal or Warning."},
+      {kEvent, "count", "How many times this event was seen."},
+      {kEvent, "firstTimestamp", "When the event was first seen."},
+      {kEvent, "lastTimestamp", "When the event was last seen."},
+      {kEvent, "source", "The component (and host) that reported the event."},
+      // Lease.
+      {kLease, "", "A lease held by one holder at a time, for leader election and heartbeats."},
+      {kLease, "apiVersion", kApiVersion},
+      {kLease, "kind", kKind},
+      {kLease, "metadata", kMetadata},
+      {kLease, "spec", "Who holds the lease, since when, and for how long."},
+      {kLeaseSpec, "holderIdentity", "The identity of the current holder."},
+      {kLeaseSpec, "leaseDurationSeconds",
+       "How long other candidates wait after the last renewal before taking the lease."},
+      {kLeaseSpec, "acquireTime", "When the current holder took the lease."},
+      {kLeaseSpec, "renewTime", "When the current holder last renewed the lease."},
+      {kLeaseSpec, "leaseTransitions", "How many times the lease changed holders."},
+  };
+  return all;
+}
+
+void AddDescriptions(nlohmann::json& components) {
+  for (const Description& d : Descriptions()) {
+    auto schema = components.find(d.schema);
+    if (schema == components.end()) continue;
+    if (d.field.empty()) {
+      (*schema)["description"] = d.text;
+      continue;
+    }
+    auto properties = schema->find("properties");
+    if (properties == schema->end()) continue;
+    auto field = properties->find(d.field);
+    if (field != properties->end()) (*field)["description"] = d.text;
+  }
+}
+
+}  // namespace schemas
