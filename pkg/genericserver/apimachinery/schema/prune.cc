@@ -94,18 +94,18 @@ class DuplicateFinder : public json::json_sax_t {
   bool string(json::string_t&) override { return Scalar(); }
   bool binary(json::binary_t&) override { return Scalar(); }
   bool start_object(std::size_t) override {
-    frames_.push_back({true, ChildPath()});
+    frames_.push_back({true});
     return true;
   }
   bool key(json::string_t& k) override {
     Frame& f = frames_.back();
-    if (!f.keys.insert(k).second) found.push_back(f.path.empty() ? k : f.path + "." + k);
     f.key = k;
+    if (!f.keys.insert(k).second) found.push_back(PathOfCurrent());
     return true;
   }
   bool end_object() override { return End(); }
   bool start_array(std::size_t) override {
-    frames_.push_back({false, ChildPath()});
+    frames_.push_back({false});
     return true;
   }
   bool end_array() override { return End(); }
@@ -114,19 +114,26 @@ class DuplicateFinder : public json::json_sax_t {
   }
 
  private:
+  // Each container keeps only its own step (its current key or index), so deep nesting
+  // costs memory in proportion to the depth; a path is spelled out only for a duplicate.
   struct Frame {
     bool object;
-    std::string path;  // of this container
     std::string key;   // objects: the current member
     size_t index = 0;  // arrays: the current element
     std::set<std::string> keys;
   };
-  // The path of the value that starts now inside the innermost container.
-  std::string ChildPath() const {
-    if (frames_.empty()) return "";
-    const Frame& f = frames_.back();
-    if (f.object) return f.path.empty() ? f.key : f.path + "." + f.key;
-    return f.path + "[" + std::to_string(f.index) + "]";
+  // "a.b[2].c": the path of the member whose key was just read.
+  std::string PathOfCurrent() const {
+    std::string path;
+    for (const Frame& f : frames_) {
+      if (f.object) {
+        if (!path.empty()) path += '.';
+        path += f.key;
+      } else {
+        path += "[" + std::to_string(f.index) + "]";
+      }
+    }
+    return path;
   }
   bool Scalar() {
     if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;

@@ -19,19 +19,33 @@ std::string BodyMediaType(const RequestContext& ctx) {
   return parsed ? parsed->Essence() : std::string(*type);
 }
 
-registry::Result<json> ParseJSON(std::string_view text) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, ...".
-    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
-    return std::unexpected(
-        apimachinery::NewBadRequest("couldn't get version/kind; json parse error: " + what));
-  }
-}
-
 namespace {
+
+// Go's encoding/json (and so upstream's decoding) refuses nesting deeper than this.
+constexpr int kMaxJSONDepth = 10000;
+
+// The bracket that first goes deeper than kMaxJSONDepth, outside strings; 0 when none does.
+char TooDeep(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxJSONDepth) return c;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return 0;
+}
 
 const std::vector<std::string> kBodyMediaTypes = {"application/json", "application/yaml",
                                                   "application/vnd.kubernetes.protobuf"};
@@ -58,6 +72,23 @@ registry::Result<json> DecodeProtobuf(std::string_view bytes) {
 }
 
 }  // namespace
+
+registry::Result<json> ParseJSON(std::string_view text) {
+  if (const char bracket = TooDeep(text)) {
+    return std::unexpected(apimachinery::NewBadRequest(
+        std::string("couldn't get version/kind; json parse error: invalid character '") + bracket +
+        "' exceeded max depth"));
+  }
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, ...".
+    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    return std::unexpected(
+        apimachinery::NewBadRequest("couldn't get version/kind; json parse error: " + what));
+  }
+}
 
 registry::Result<json> DecodeObject(const RequestContext& ctx) {
   const std::string type = BodyMediaType(ctx);

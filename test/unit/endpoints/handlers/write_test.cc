@@ -390,3 +390,30 @@ TEST_CASE("write options are named after the verb in their errors", "[handlers]"
                            {"Content-Type: application/merge-patch+json"});
   CHECK(validation.status == 400);
 }
+
+TEST_CASE("create: deeply nested bodies are refused cheaply", "[handlers]") {
+  CoreAPI api;
+  auto nested = [](int depth) {
+    return R"({"metadata":{"name":"deep"},"data":)" + std::string(depth, '[') +
+           std::string(depth, ']') + "}";
+  };
+  auto too_deep = api.Do("POST", kCMs, nested(200000));
+  CHECK(too_deep.status == 400);
+  CHECK(too_deep.Json()["message"] ==
+        "couldn't get version/kind; json parse error: invalid character '[' exceeded max depth");
+  // Within Go's limit: decoded, then refused for its type, in time linear in the depth.
+  auto deep = api.Do("POST", kCMs, nested(9000));
+  CHECK(deep.status == 400);
+  CHECK(deep.Json()["message"].get<std::string>().find("cannot unmarshal array") !=
+        std::string::npos);
+  // Brackets inside strings do not count.
+  auto quoted =
+      api.Do("POST", kCMs,
+             R"({"metadata":{"name":"q"},"data":{"k":")" + std::string(20000, '[') + R"("}})");
+  CHECK(quoted.status == 201);
+
+  std::string yaml = "metadata:\n  name: deepy\ndata: " + std::string(200000, '[') +
+                     std::string(200000, ']') + "\n";
+  auto deep_yaml = api.Do("POST", kCMs, yaml, {"Content-Type: application/yaml"});
+  CHECK(deep_yaml.status == 400);
+}
