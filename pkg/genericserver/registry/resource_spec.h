@@ -33,9 +33,18 @@ struct TableColumn {
   std::string name;
   std::string type = "string";  // string, integer, date, ...
   std::string format;           // "name" for the name column
-  std::string description;
-  int priority = 0;  // > 0: shown by -o wide only
+  std::string description;      // in the project's own words
+  int priority = 0;             // > 0: shown by -o wide only
 };
+
+// The columns most kinds share.
+inline TableColumn NameColumn(int priority = 0) {
+  return {"Name", "string", "name", "The object's name, unique in its namespace or cluster.",
+          priority};
+}
+inline TableColumn AgeColumn() {
+  return {"Age", "string", "", "How long ago the object was created.", 0};
+}
 
 // The cells of one table row for an object, given the current time (for ages).
 using RowFunc = std::function<std::vector<nlohmann::json>(

@@ -55,10 +55,9 @@ registry::ResourceSpecPtr Leases() {
   spec->plural = "leases";
   spec->strategy = std::make_shared<LeaseStrategy>();
   spec->columns = {
-      {"Name", "string", "name", "Name must be unique within a namespace.", 0},
-      {"Holder", "string", "",
-       "holderIdentity contains the identity of the holder of a current lease.", 0},
-      {"Age", "string", "", "CreationTimestamp is the time the object was created.", 0},
+      registry::NameColumn(),
+      {"Holder", "string", "", "Who holds the lease now.", 0},
+      registry::AgeColumn(),
   };
   spec->row = [](const json& lease, std::chrono::system_clock::time_point now) {
     const json& s = LeaseSpec(lease);

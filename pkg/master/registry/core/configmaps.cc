@@ -65,9 +65,9 @@ registry::ResourceSpecPtr ConfigMaps() {
   spec->short_names = {"cm"};
   spec->strategy = std::make_shared<ConfigMapStrategy>();
   spec->columns = {
-      {"Name", "string", "name", "Name must be unique within a namespace.", 0},
-      {"Data", "string", "", "Data contains the configuration data.", 0},
-      {"Age", "string", "", "CreationTimestamp is the time the object was created.", 0},
+      registry::NameColumn(),
+      {"Data", "string", "", "How many keys the config map has.", 0},
+      registry::AgeColumn(),
   };
   spec->row = [](const json& cm, std::chrono::system_clock::time_point now) {
     return std::vector<json>{registry::MetaString(cm, "name"),

@@ -123,16 +123,16 @@ registry::ResourceSpecPtr Events() {
   spec->short_names = {"ev"};
   spec->strategy = std::make_shared<EventStrategy>();
   spec->columns = {
-      {"Last Seen", "string", "", "The last time the event was observed.", 0},
-      {"Type", "string", "", "The type of this event (Normal, Warning).", 0},
-      {"Reason", "string", "", "Why the action was taken.", 0},
-      {"Object", "string", "", "The object this event is about.", 0},
-      {"Subobject", "string", "", "The part of the object the event is about.", 1},
-      {"Source", "string", "", "The component reporting this event.", 1},
-      {"Message", "string", "", "A human-readable description of the status of this operation.", 0},
-      {"First Seen", "string", "", "The first time the event was observed.", 1},
-      {"Count", "string", "", "The number of times this event has occurred.", 1},
-      {"Name", "string", "name", "Name must be unique within a namespace.", 1},
+      {"Last Seen", "string", "", "How long ago the event was last seen.", 0},
+      {"Type", "string", "", "Normal or Warning.", 0},
+      {"Reason", "string", "", "A short machine-readable cause.", 0},
+      {"Object", "string", "", "The kind and name of the object concerned.", 0},
+      {"Subobject", "string", "", "The field of that object concerned, if any.", 1},
+      {"Source", "string", "", "The component (and host) that reported it.", 1},
+      {"Message", "string", "", "What happened, for people.", 0},
+      {"First Seen", "string", "", "How long ago the event was first seen.", 1},
+      {"Count", "string", "", "How many times it was seen.", 1},
+      registry::NameColumn(1),
   };
   spec->row = Row;
   auto involved = [](const char* field) {

@@ -172,9 +172,9 @@ registry::ResourceSpecPtr Namespaces() {
        std::make_shared<NamespaceStatusStrategy>()},
   };
   spec->columns = {
-      {"Name", "string", "name", "Name must be unique within a namespace.", 0},
-      {"Status", "string", "", "The status of the namespace", 0},
-      {"Age", "string", "", "CreationTimestamp is the time the object was created.", 0},
+      registry::NameColumn(),
+      {"Status", "string", "", "Active, or Terminating while being deleted.", 0},
+      registry::AgeColumn(),
   };
   spec->row = [](const json& ns, std::chrono::system_clock::time_point now) {
     return std::vector<json>{registry::MetaString(ns, "name"),

@@ -127,10 +127,10 @@ registry::ResourceSpecPtr Secrets() {
   spec->plural = "secrets";
   spec->strategy = std::make_shared<SecretStrategy>();
   spec->columns = {
-      {"Name", "string", "name", "Name must be unique within a namespace.", 0},
-      {"Type", "string", "", "Used to facilitate programmatic handling of secret data.", 0},
-      {"Data", "string", "", "Data contains the secret data.", 0},
-      {"Age", "string", "", "CreationTimestamp is the time the object was created.", 0},
+      registry::NameColumn(),
+      {"Type", "string", "", "What kind of secret this is.", 0},
+      {"Data", "string", "", "How many keys the secret has.", 0},
+      registry::AgeColumn(),
   };
   spec->row = [](const json& secret, std::chrono::system_clock::time_point now) {
     return std::vector<json>{registry::MetaString(secret, "name"), Type(secret),
