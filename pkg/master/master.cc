@@ -47,7 +47,8 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
 
   auto core = std::make_unique<endpoints::GroupVersionHandler>("", "v1", lifecycle);
   core->Add(namespaces);
-  for (auto& spec : {resources::ConfigMaps(), resources::Secrets(), resources::Events()}) {
+  for (auto& spec : {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
+                     resources::ServiceAccounts()}) {
     core->Add(store(spec, namespace_lifecycle));
   }
   GroupVersion legacy = MakeGroupVersion(std::move(core));

@@ -1564,6 +1564,8 @@ class DiscoveryTests(KubectlTestCase):
                          ["namespaces", "ns", "v1", "false", "Namespace"])
         self.assertEqual(mine[("secrets", "v1")],
                          ["secrets", "", "v1", "true", "Secret"])
+        self.assertEqual(mine[("serviceaccounts", "v1")],
+                         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"])
         self.assertEqual(mine[("leases", "coordination.k8s.io/v1")],
                          ["leases", "", "coordination.k8s.io/v1", "true",
                           "Lease"])
@@ -1670,6 +1672,18 @@ class GeneratorTests(WriteTestCase):
         live = self.get_obj("gen", "secrets", "gs")
         self.assertEqual(live["data"], {"p": b64("q")})
         self.assertEqual(live["type"], "example.com/gen")
+
+    def test_create_serviceaccount(self):
+        self.assertEqual(self.ok("create", "serviceaccount", "robot", "-n", "gen"),
+                         "serviceaccount/robot created\n")
+        live = self.get_obj("gen", "serviceaccounts", "robot")
+        self.assertEqual(live["kind"], "ServiceAccount")
+        self.assertNotIn("secrets", live)
+        self.assert_table(self.ok("get", "sa", "robot", "-n", "gen"),
+                          ["NAME", "SECRETS", "AGE"], [["robot", "0", AGE]])
+        self.fails("create", "sa", "robot", "-n", "gen", stderr=
+                   'error: failed to create serviceaccount: serviceaccounts "robot" '
+                   'already exists\n')
 
     def test_create_namespace(self):
         self.assertEqual(self.ok("create", "namespace", "gen-ns"),

@@ -11,6 +11,7 @@ registry::ResourceSpecPtr Namespaces();
 registry::ResourceSpecPtr ConfigMaps();
 registry::ResourceSpecPtr Secrets();
 registry::ResourceSpecPtr Events();
+registry::ResourceSpecPtr ServiceAccounts();
 // coordination.k8s.io/v1
 registry::ResourceSpecPtr Leases();
 

@@ -11,6 +11,7 @@ constexpr std::string_view kConfigMap = "io.k8s.api.core.v1.ConfigMap";
 constexpr std::string_view kSecret = "io.k8s.api.core.v1.Secret";
 constexpr std::string_view kNamespace = "io.k8s.api.core.v1.Namespace";
 constexpr std::string_view kEvent = "io.k8s.api.core.v1.Event";
+constexpr std::string_view kServiceAccount = "io.k8s.api.core.v1.ServiceAccount";
 constexpr std::string_view kLease = "io.k8s.api.coordination.v1.Lease";
 constexpr std::string_view kLeaseSpec = "io.k8s.api.coordination.v1.LeaseSpec";
 
@@ -92,6 +93,17 @@ const std::vector<Description>& Descriptions() {
       {kEvent, "firstTimestamp", "When the event was first seen."},
       {kEvent, "lastTimestamp", "When the event was last seen."},
       {kEvent, "source", "The component (and host) that reported the event."},
+      // ServiceAccount.
+      {kServiceAccount, "", "An identity that workloads run as and authenticate with."},
+      {kServiceAccount, "apiVersion", kApiVersion},
+      {kServiceAccount, "kind", kKind},
+      {kServiceAccount, "metadata", kMetadata},
+      {kServiceAccount, "secrets", "Secrets this account refers to, by name only."},
+      {kServiceAccount, "imagePullSecrets",
+       "Secrets with registry credentials, used to pull the images of pods running as this "
+       "account."},
+      {kServiceAccount, "automountServiceAccountToken",
+       "Whether pods running as this account get an API token mounted by default."},
       // Lease.
       {kLease, "", "A lease held by one holder at a time, for leader election and heartbeats."},
       {kLease, "apiVersion", kApiVersion},

@@ -417,3 +417,28 @@ TEST_CASE("create: deeply nested bodies are refused cheaply", "[handlers]") {
   auto deep_yaml = api.Do("POST", kCMs, yaml, {"Content-Type: application/yaml"});
   CHECK(deep_yaml.status == 400);
 }
+
+TEST_CASE("serviceaccounts: secret references keep their names, tables count them", "[handlers]") {
+  using namespace testing::protobuf_body;
+  CoreAPI api;
+  const std::string sas = "/api/v1/namespaces/default/serviceaccounts";
+  // kubectl create serviceaccount sa1: a protobuf body.
+  auto created = api.Do("POST", sas, Body("v1", "ServiceAccount", Str(1, Meta("sa1", "default"))),
+                        {"Content-Type: application/vnd.kubernetes.protobuf"});
+  REQUIRE(created.status == 201);
+  CHECK(!created.Json().contains("secrets"));
+
+  auto with_refs = api.Do(
+      "POST", sas,
+      R"({"metadata":{"name":"sa2"},"secrets":[{"name":"s1","namespace":"x","uid":"u"}],"imagePullSecrets":[]})");
+  REQUIRE(with_refs.status == 201);
+  CHECK(with_refs.Json()["secrets"] == json::parse(R"([{"name":"s1"}])"));
+  CHECK(!with_refs.Json().contains("imagePullSecrets"));
+
+  auto table = api.Do("GET", sas, "", {"Accept: application/json;as=Table;v=v1;g=meta.k8s.io"});
+  REQUIRE(table.status == 200);
+  const json rows = table.Json()["rows"];
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1]["cells"][0] == "sa2");
+  CHECK(rows[1]["cells"][1] == 1);
+}
