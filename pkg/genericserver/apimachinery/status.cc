@@ -167,6 +167,10 @@ Status NewNotAcceptable(const std::vector<std::string>& accepted) {
   return Make(406, "NotAcceptable", "only the following media types are accepted: " + list);
 }
 
+Status NewNotAcceptable(std::string message) {
+  return Make(406, "NotAcceptable", std::move(message));
+}
+
 Status NewDeleted(const GroupResource& r, std::string_view name, std::string_view uid) {
   Status s;
   s.status = "Success";

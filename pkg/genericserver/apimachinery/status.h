@@ -71,6 +71,8 @@ Status NewUnsupportedMediaType(std::string_view content_type,
                                const std::vector<std::string>& accepted);
 // 406 "only the following media types are accepted: ...".
 Status NewNotAcceptable(const std::vector<std::string>& accepted);
+// A 406 with its own message (a form that cannot be made of this response).
+Status NewNotAcceptable(std::string message);
 // The Status of a successful deletion: status "Success", details of what was deleted.
 Status NewDeleted(const GroupResource& resource, std::string_view name, std::string_view uid);
 

@@ -71,7 +71,7 @@ std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool stream
       if (g != "meta.k8s.io" || (v != "v1" && v != "v1beta1")) continue;
       if (as == "Table") return OutputTarget{Output::kTable, v};
       if (as == "PartialObjectMetadata" || as == "PartialObjectMetadataList") {
-        return OutputTarget{Output::kPartialObjectMetadata, v};
+        return OutputTarget{Output::kPartialObjectMetadata, v, as == "PartialObjectMetadataList"};
       }
       continue;
     }

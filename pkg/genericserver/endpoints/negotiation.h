@@ -35,6 +35,7 @@ enum class Output {
 struct OutputTarget {
   Output kind = Output::kJSON;
   std::string meta_version = "v1";  // for Table and PartialObjectMetadata: v1 or v1beta1
+  bool list = false;                // as=PartialObjectMetadataList rather than ...Metadata
 };
 
 // The response form for an object or list request, or std::nullopt when nothing in

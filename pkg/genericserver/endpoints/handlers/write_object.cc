@@ -37,6 +37,14 @@ Awaitable<void> Send(ResponseWriter& out, int code, const std::string& type, std
   co_await out.Respond(std::move(r));
 }
 
+// How Go's %T names upstream's internal type of a kind: "*core.ConfigMap",
+// "*coordination.Lease".
+std::string GoTypeName(const registry::ResourceSpec& spec, const std::string& kind) {
+  const std::string package =
+      spec.group.empty() ? "core" : spec.group.substr(0, spec.group.find('.'));
+  return "*" + package + "." + kind;
+}
+
 }  // namespace
 
 std::string ContentType(const OutputTarget& target) {
@@ -46,8 +54,8 @@ std::string ContentType(const OutputTarget& target) {
     case Output::kTable:
       return "application/json;as=Table;v=" + target.meta_version + ";g=meta.k8s.io";
     case Output::kPartialObjectMetadata:
-      return "application/json;as=PartialObjectMetadata;v=" + target.meta_version +
-             ";g=meta.k8s.io";
+      return std::string("application/json;as=PartialObjectMetadata") +
+             (target.list ? "List" : "") + ";v=" + target.meta_version + ";g=meta.k8s.io";
     case Output::kJSON:
       break;
   }
@@ -122,6 +130,14 @@ Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scop
       co_return;
     }
     case Output::kPartialObjectMetadata:
+      if (target.list) {
+        co_await WriteError(ctx, out,
+                            apimachinery::NewNotAcceptable(
+                                "you requested PartialObjectMetadataList, but the requested "
+                                "object is not a list (" +
+                                GoTypeName(scope.spec, scope.spec.kind) + ")"));
+        co_return;
+      }
       co_await Send(
           out, code, ContentType(target),
           Dump(registry::PartialObjectMetadata(json::parse(*object.json), target.meta_version),
@@ -132,6 +148,14 @@ Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scop
 
 Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
                           const OutputTarget& target, const storage::ListResult& list) {
+  if (target.kind == Output::kPartialObjectMetadata && !target.list) {
+    co_await WriteError(ctx, out,
+                        apimachinery::NewNotAcceptable(
+                            "you requested PartialObjectMetadata, but the requested object is "
+                            "a list (" +
+                            GoTypeName(scope.spec, scope.spec.list_kind) + ")"));
+    co_return;
+  }
   const bool pretty = Pretty(ctx);
   if (target.kind == Output::kJSON && !pretty) {
     // The stored bytes of each item, joined: no parse, no encode.

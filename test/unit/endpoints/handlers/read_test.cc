@@ -81,6 +81,25 @@ TEST_CASE("get and list as Table, as kubectl asks", "[handlers]") {
   CHECK(partial.Json()["kind"] == "PartialObjectMetadataList");
   CHECK(partial.Json()["items"][0]["kind"] == "PartialObjectMetadata");
   CHECK(!partial.Json()["items"][0].contains("data"));
+  CHECK(partial.headers.Get("Content-Type") ==
+        "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io");
+
+  // The singular form for a list, and the list form for one object: 406, as upstream.
+  auto singular = api.Do("GET", kCMs, "",
+                         {"Accept: application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"});
+  CHECK(singular.status == 406);
+  CHECK(singular.Json()["message"] ==
+        "you requested PartialObjectMetadata, but the requested object is a list "
+        "(*core.ConfigMapList)");
+  auto listed_one =
+      api.Do("GET", std::string(kCMs) + "/cm1", "",
+             {"Accept: application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io"});
+  CHECK(listed_one.status == 406);
+  CHECK(listed_one.Json()["reason"] == "NotAcceptable");
+  auto meta = api.Do("GET", std::string(kCMs) + "/cm1", "",
+                     {"Accept: application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"});
+  CHECK(meta.status == 200);
+  CHECK(meta.Json()["kind"] == "PartialObjectMetadata");
 }
 
 TEST_CASE("list: label and field selectors", "[handlers]") {
