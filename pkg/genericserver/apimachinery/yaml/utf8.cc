@@ -93,13 +93,23 @@ std::optional<std::string> CheckYAMLInput(std::string_view in) {
   return std::nullopt;
 }
 
-std::string SanitizeUTF8(std::string_view s) {
+namespace {
+
+// How many leading bytes of s are valid UTF-8.
+std::size_t ValidPrefix(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     const Decoded d = DecodeOne(s, i);
     if (d.error != Utf8Error::kNone) break;
     i += d.width;
   }
+  return i;
+}
+
+}  // namespace
+
+std::string SanitizeUTF8(std::string_view s) {
+  std::size_t i = ValidPrefix(s);
   if (i == s.size()) return std::string(s);
   std::string out(s.substr(0, i));
   while (i < s.size()) {
@@ -116,12 +126,7 @@ std::string SanitizeUTF8(std::string_view s) {
 }
 
 std::string ScalarText(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const Decoded d = DecodeOne(s, i);
-    if (d.error != Utf8Error::kNone) break;
-    i += d.width;
-  }
+  std::size_t i = ValidPrefix(s);
   if (i == s.size()) return std::string(s);
   std::string repaired(s.substr(0, i));
   while (i < s.size()) {

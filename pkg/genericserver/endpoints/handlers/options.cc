@@ -11,13 +11,6 @@ namespace v = apimachinery::validation;
 
 namespace {
 
-std::optional<int64_t> ParseInt(std::string_view s) {
-  int64_t value = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return value;
-}
-
 // Go's strconv.ParseBool truths.
 bool ParseBool(std::string_view s) {
   return s == "true" || s == "1" || s == "t" || s == "T" || s == "True" || s == "TRUE";
@@ -28,6 +21,13 @@ apimachinery::Status InvalidOptions(const char* kind, std::vector<v::FieldError>
 }
 
 }  // namespace
+
+std::optional<int64_t> ParseInt(std::string_view s) {
+  int64_t value = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return value;
+}
 
 registry::Result<registry::ListOptions> ParseListOptions(const RequestContext& ctx, bool watch) {
   const auto& q = ctx.request.query;

@@ -7,6 +7,9 @@
 
 namespace endpoints::handlers {
 
+// A whole decimal integer, as Go's strconv.ParseInt reads query parameters.
+std::optional<int64_t> ParseInt(std::string_view s);
+
 registry::Result<registry::ListOptions> ParseListOptions(const RequestContext& ctx, bool watch);
 // dryRun and fieldManager of a write.
 registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext& ctx);

@@ -1,7 +1,6 @@
 // WATCH: a chunked stream of newline-delimited {"type":...,"object":...} events. Ends at
 // timeoutSeconds (default: a random 30 to 60 minutes, as upstream), when the client
 // goes away, when the server shuts down, or when the storage ends the watch.
-#include <charconv>
 #include <random>
 
 #include <boost/asio/steady_timer.hpp>
@@ -22,12 +21,13 @@ namespace {
 
 // timeoutSeconds; absent or 0: a random 30 to 60 minutes, as upstream.
 registry::Result<std::chrono::seconds> WatchTimeout(const RequestContext& ctx) {
-  long long seconds = 0;
+  int64_t seconds = 0;
   if (auto t = ctx.request.query.Get("timeoutSeconds"); t && !t->empty()) {
-    auto [end, ec] = std::from_chars(t->data(), t->data() + t->size(), seconds);
-    if (ec != std::errc() || end != t->data() + t->size()) {
+    auto parsed = ParseInt(*t);
+    if (!parsed) {
       return std::unexpected(apimachinery::NewBadRequest("invalid timeoutSeconds: " + *t));
     }
+    seconds = *parsed;
   }
   if (seconds > 0) return std::chrono::seconds(seconds);
   thread_local std::mt19937 rng{std::random_device{}()};
