@@ -45,20 +45,28 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   auto namespaces = store(resources::Namespaces(), nullptr);
   registry::AdmitFunc namespace_lifecycle = admission::NamespaceLifecycle(namespaces);
 
-  auto core = std::make_unique<endpoints::GroupVersionHandler>("", "v1", lifecycle);
-  core->Add(namespaces);
-  for (auto& spec : {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
-                     resources::ServiceAccounts()}) {
-    core->Add(store(spec, namespace_lifecycle));
-  }
-  GroupVersion legacy = MakeGroupVersion(std::move(core));
-  s->generic_->InstallLegacyAPIGroup(std::move(legacy.info), std::move(legacy.handlers));
-
-  auto coordination =
-      std::make_unique<endpoints::GroupVersionHandler>("coordination.k8s.io", "v1", lifecycle);
-  coordination->Add(store(resources::Leases(), namespace_lifecycle));
-  GroupVersion leases = MakeGroupVersion(std::move(coordination));
-  s->generic_->InstallAPIGroup(std::move(leases.info), std::move(leases.handlers));
+  // One handler per group-version; every resource but namespaces passes the namespace
+  // lifecycle admission (cluster-scoped ones are not affected by it).
+  auto group_version = [&](const std::string& group, const std::string& version,
+                           std::vector<registry::ResourceSpecPtr> specs) {
+    auto handler = std::make_unique<endpoints::GroupVersionHandler>(group, version, lifecycle);
+    if (group.empty()) handler->Add(namespaces);
+    for (auto& spec : specs) handler->Add(store(std::move(spec), namespace_lifecycle));
+    GroupVersion gv = MakeGroupVersion(std::move(handler));
+    if (group.empty()) {
+      s->generic_->InstallLegacyAPIGroup(std::move(gv.info), std::move(gv.handlers));
+    } else {
+      s->generic_->InstallAPIGroup(std::move(gv.info), std::move(gv.handlers));
+    }
+  };
+  group_version("", "v1",
+                {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
+                 resources::ServiceAccounts(), resources::Pods()});
+  group_version("apps", "v1",
+                {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
+                 resources::DaemonSets(), resources::ControllerRevisions()});
+  group_version("batch", "v1", {resources::Jobs(), resources::CronJobs()});
+  group_version("coordination.k8s.io", "v1", {resources::Leases()});
 
   s->generic_->AddPostStartHook("start-system-namespaces-controller",
                                 bootstrap::SystemNamespaces(namespaces));

@@ -47,6 +47,7 @@ std::optional<apimachinery::Status> DecodeBody(const ResourceSpec& spec, json& o
   if (!object.contains("metadata") || !object["metadata"].is_object()) {
     object["metadata"] = json::object();
   }
+  spec.strategy->Default(object);
   return std::nullopt;
 }
 

@@ -6,6 +6,8 @@ namespace registry {
 
 std::optional<std::string> Strategy::Decode(nlohmann::json&) const { return std::nullopt; }
 
+void Strategy::Default(nlohmann::json&) const {}
+
 void Strategy::PrepareForCreate(nlohmann::json& object) const {
   if (HasStatusSubresource()) object.erase("status");
 }

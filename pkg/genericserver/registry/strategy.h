@@ -22,6 +22,9 @@ class Strategy {
   // data) and rejects what upstream's decoding would: returns the reason for a 400
   // ("illegal base64 data at input byte 4"), std::nullopt when the object is fine.
   virtual std::optional<std::string> Decode(nlohmann::json& object) const;
+  // Fills what the client left out, as upstream's defaulting does when it decodes a body:
+  // on create, on update and after a patch (only empty fields are filled).
+  virtual void Default(nlohmann::json& object) const;
   // After the Store filled the generic metadata (uid, timestamps): reset what a client
   // may not set (status, for kinds with a status subresource) and default the rest.
   virtual void PrepareForCreate(nlohmann::json& object) const;

@@ -12,6 +12,16 @@ registry::ResourceSpecPtr ConfigMaps();
 registry::ResourceSpecPtr Secrets();
 registry::ResourceSpecPtr Events();
 registry::ResourceSpecPtr ServiceAccounts();
+registry::ResourceSpecPtr Pods();
+// apps/v1
+registry::ResourceSpecPtr Deployments();
+registry::ResourceSpecPtr ReplicaSets();
+registry::ResourceSpecPtr StatefulSets();
+registry::ResourceSpecPtr DaemonSets();
+registry::ResourceSpecPtr ControllerRevisions();
+// batch/v1
+registry::ResourceSpecPtr Jobs();
+registry::ResourceSpecPtr CronJobs();
 // coordination.k8s.io/v1
 registry::ResourceSpecPtr Leases();
 
