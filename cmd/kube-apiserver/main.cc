@@ -47,7 +47,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   // Declared after the storage: the servers go first, then the storage they use.
-  app::ServerChain chain = app::CreateServerChain(config, **storage);
+  const options::ServiceOptions& services = completed->Get().service;
+  master::Config master;
+  master.service_cluster_ip_range =
+      services.ranges.front().ip + "/" + std::to_string(services.ranges.front().prefix);
+  master.node_port_first = services.node_port_first;
+  master.node_port_last = services.node_port_last;
+  app::ServerChain chain = app::CreateServerChain(config, **storage, master);
   chain.Outermost().PrepareRun();
   (*storage)->Start();
   auto result = chain.Outermost().Run();

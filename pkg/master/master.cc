@@ -2,7 +2,9 @@
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
 #include "pkg/genericserver/endpoints/installer.h"
+#include "pkg/master/bootstrap/kubernetes_service.h"
 #include "pkg/master/bootstrap/system_namespaces.h"
+#include "pkg/master/registry/core/service_allocations.h"
 #include "pkg/master/registry/resources.h"
 
 namespace master {
@@ -28,7 +30,7 @@ GroupVersion MakeGroupVersion(std::unique_ptr<endpoints::GroupVersionHandler> ha
 
 std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& config,
                                         genericserver::DelegationTarget& delegate,
-                                        storage::StorageFactory& storage) {
+                                        storage::StorageFactory& storage, const Config& master) {
   auto s = std::unique_ptr<Instance>(new Instance());
   s->generic_ = config.New("kube-apiserver", delegate);
   // Named "etcd" whatever the backend, as upstream names its storage check.
@@ -48,9 +50,11 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   // One handler per group-version; every resource but namespaces passes the namespace
   // lifecycle admission (cluster-scoped ones are not affected by it).
   auto group_version = [&](const std::string& group, const std::string& version,
-                           std::vector<registry::ResourceSpecPtr> specs) {
+                           std::vector<registry::ResourceSpecPtr> specs,
+                           std::vector<std::shared_ptr<registry::Store>> stores = {}) {
     auto handler = std::make_unique<endpoints::GroupVersionHandler>(group, version, lifecycle);
     if (group.empty()) handler->Add(namespaces);
+    for (auto& made : stores) handler->Add(std::move(made));
     for (auto& spec : specs) handler->Add(store(std::move(spec), namespace_lifecycle));
     GroupVersion gv = MakeGroupVersion(std::move(handler));
     if (group.empty()) {
@@ -59,9 +63,18 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       s->generic_->InstallAPIGroup(std::move(gv.info), std::move(gv.handlers));
     }
   };
+  resources::ServiceRanges ranges;
+  ranges.cluster_ip_range = master.service_cluster_ip_range;
+  ranges.node_port_first = master.node_port_first;
+  ranges.node_port_last = master.node_port_last;
+  auto allocations = resources::NewServiceAllocations(storage.ForResource("/ranges/"), ranges);
+  auto services =
+      store(resources::Services(master.service_cluster_ip_range, allocations), namespace_lifecycle);
+  auto endpoints = store(resources::Endpoints(), namespace_lifecycle);
   group_version("", "v1",
                 {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
-                 resources::ServiceAccounts(), resources::Pods()});
+                 resources::ServiceAccounts(), resources::Pods()},
+                {services, endpoints});
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});
@@ -70,6 +83,19 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
 
   s->generic_->AddPostStartHook("start-system-namespaces-controller",
                                 bootstrap::SystemNamespaces(namespaces));
+  // The `kubernetes` service: port 443 to this server's secure port on its address.
+  const std::string& address = config.Get().external_address;
+  const size_t colon = address.rfind(':');
+  bootstrap::KubernetesService kubernetes;
+  kubernetes.cluster_ip = resources::FirstIP(master.service_cluster_ip_range);
+  kubernetes.address = address.substr(0, colon);
+  if (kubernetes.address.starts_with('[')) {
+    kubernetes.address = kubernetes.address.substr(1, kubernetes.address.size() - 2);
+  }
+  if (colon != std::string::npos) kubernetes.port = std::stoi(address.substr(colon + 1));
+  s->generic_->AddPostStartHook(
+      "bootstrap-controller",
+      bootstrap::KubernetesServiceHook(namespaces, services, endpoints, kubernetes));
   return s;
 }
 

@@ -3,6 +3,7 @@
 // named groups. Sits between the aggregator and the apiextensions server.
 
 #include <memory>
+#include <string>
 
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
@@ -10,13 +11,19 @@
 
 namespace master {
 
+// What the core server needs beyond the generic config.
+struct Config {
+  std::string service_cluster_ip_range = "10.0.0.0/24";  // the primary range
+  int node_port_first = 30000;
+  int node_port_last = 32767;
+};
+
 class Instance {
  public:
-  // The delegate must outlive the server.
-  // The storage must outlive the server.
+  // The delegate and the storage must outlive the server.
   static std::unique_ptr<Instance> New(const genericserver::CompletedConfig& config,
                                        genericserver::DelegationTarget& delegate,
-                                       storage::StorageFactory& storage);
+                                       storage::StorageFactory& storage, const Config& master = {});
   genericserver::GenericAPIServer& GenericServer() { return *generic_; }
 
  private:

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <tuple>
 
 #include "pkg/util/log.h"
 #include "pkg/util/strings.h"
@@ -46,15 +47,40 @@ std::optional<CIDR> ParseCIDR(std::string_view text) {
   return cidr;
 }
 
+std::optional<std::pair<int, int>> ParsePortRange(std::string_view text) {
+  text = util::TrimSpace(text);
+  const size_t sep = text.find_first_of("-+");
+  if (sep == std::string_view::npos) return std::nullopt;
+  auto number = [](std::string_view s) -> std::optional<int> {
+    int n = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+    return n;
+  };
+  auto first = number(text.substr(0, sep));
+  auto second = number(text.substr(sep + 1));
+  if (!first || !second) return std::nullopt;
+  const int last = text[sep] == '+' ? *first + *second : *second;
+  if (*first < 0 || last > 65535 || last < *first) return std::nullopt;
+  return std::pair{*first, last};
+}
+
 void ServiceOptions::AddFlags(FlagSet& fs) {
   fs.Section("Misc flags");
   fs.String("service-cluster-ip-range", &service_cluster_ip_range,
             "CIDR from which Service cluster IPs are allocated; two CIDRs of different "
             "families for dual stack (default 10.0.0.0/24).");
+  fs.String("service-node-port-range", &service_node_port_range,
+            "The ports NodePort and LoadBalancer services get node ports from, inclusive: "
+            "'30000-32767' or '30000+2767'.");
 }
 
 std::vector<std::string> ServiceOptions::Validate() const {
   std::vector<std::string> errors;
+  if (!ParsePortRange(service_node_port_range)) {
+    errors.push_back("--service-node-port-range: unable to parse \"" + service_node_port_range +
+                     "\" as a port range");
+  }
   if (service_cluster_ip_range.empty()) return errors;
   std::vector<std::string> parts = util::Split(service_cluster_ip_range, ',');
   if (parts.size() > 2) {
@@ -89,6 +115,9 @@ void ServiceOptions::Complete() {
   if (service_cluster_ip_range.empty()) {
     KLOG_V(1) << "No CIDR for service cluster IPs specified. Using " << kDefaultServiceRange;
     service_cluster_ip_range = kDefaultServiceRange;
+  }
+  if (auto ports = ParsePortRange(service_node_port_range)) {
+    std::tie(node_port_first, node_port_last) = *ports;
   }
   ranges.clear();
   for (const std::string& part : util::Split(service_cluster_ip_range, ',')) {

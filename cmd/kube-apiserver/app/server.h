@@ -25,6 +25,6 @@ struct ServerChain {
 
 // The storage must outlive the chain.
 ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
-                              storage::StorageFactory& storage);
+                              storage::StorageFactory& storage, const master::Config& master = {});
 
 }  // namespace app

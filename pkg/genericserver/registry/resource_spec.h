@@ -22,6 +22,8 @@ class PatchSchema;
 
 namespace registry {
 
+class Allocations;
+
 struct GroupVersionKind {
   std::string group;
   std::string version;
@@ -88,6 +90,9 @@ struct ResourceSpec {
   // Storage key prefix, "/configmaps" (upstream's layout); default "/" + plural for the
   // core group, "/" + group + "/" + plural otherwise.
   std::string storage_prefix;
+  // What objects of the kind hold outside themselves (Services: IPs and node ports); null
+  // for most kinds.
+  std::shared_ptr<const Allocations> allocations;
 
   std::string GroupVersion() const { return group.empty() ? version : group + "/" + version; }
   apimachinery::GroupResource Resource() const { return {group, plural}; }

@@ -6,6 +6,7 @@
 #include "pkg/genericserver/apimachinery/labels/selector.h"
 #include "pkg/genericserver/apimachinery/schema/typecheck.h"
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/registry/allocations.h"
 #include "pkg/genericserver/registry/errors.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/util/uuid.h"
@@ -229,6 +230,12 @@ Awaitable<Result<storage::ObjectPtr>> Store::Create(std::string ns, json object,
   auto prepared = co_await PrepareCreate(ns, std::move(object));
   if (!prepared) co_return std::unexpected(prepared.error());
   json& created = *prepared;
+  const Allocations* allocations = spec_->allocations.get();
+  if (allocations) {
+    if (auto refused = co_await allocations->Reserve(created, nullptr, options.dry_run)) {
+      co_return std::unexpected(*refused);
+    }
+  }
   if (options.dry_run) co_return Unstored(created);
   for (int attempt = 1;; ++attempt) {
     const std::string name = MetaString(created, "name");
@@ -239,6 +246,7 @@ Awaitable<Result<storage::ObjectPtr>> Store::Create(std::string ns, json object,
       created["metadata"]["name"] = GenerateName(prefix);
       continue;
     }
+    if (allocations) co_await allocations->Free(created, nullptr);
     co_return std::unexpected(Error(r.error(), name));
   }
 }

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/registry/allocations.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/store.h"
 
@@ -100,6 +101,7 @@ Awaitable<Result<DeleteResult>> Store::Delete(std::string ns, std::string name,
     auto deleted = co_await storage_->Delete(key, as_read, nullptr, *got);
     if (!deleted && deleted.error().code == storage::ErrorCode::kInvalidObj) continue;
     if (!deleted) co_return std::unexpected(Error(deleted.error(), name));
+    if (spec_->allocations) co_await spec_->allocations->Free(Parse(**deleted), nullptr);
     co_return DeleteResult{true, *deleted};
   }
   co_return std::unexpected(

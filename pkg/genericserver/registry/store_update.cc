@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/registry/allocations.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/store.h"
 
@@ -24,6 +25,11 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
   bool finalized = false;
   storage::Preconditions finalized_at;
 
+  // What the last computed object reserved beyond the stored one, and that stored one.
+  const Allocations* allocations = spec_->allocations.get();
+  std::optional<json> reserved;
+  std::optional<json> last_old;
+
   // The object to store, computed from the stored one (null: none). Runs again when the
   // stored object changed meanwhile.
   auto compute = [&](const storage::ObjectPtr& current) -> Awaitable<Result<json>> {
@@ -31,6 +37,10 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
     std::optional<json> old;
     if (current) old = Parse(*current);
     const json* stored = old ? &*old : nullptr;
+    // A retry: what the previous attempt reserved is freed before reserving again.
+    if (reserved && !options.dry_run) co_await allocations->Free(*reserved, stored);
+    reserved.reset();
+    last_old = old;
     auto updated = co_await update(stored);
     if (!updated) co_return std::unexpected(updated.error());
     json object = std::move(*updated);
@@ -53,7 +63,13 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
         co_return std::unexpected(apimachinery::NewNotFound(spec_->Resource(), name));
       created = true;
       object["metadata"].erase("resourceVersion");
-      co_return co_await PrepareCreate(ns, std::move(object));
+      auto prepared = co_await PrepareCreate(ns, std::move(object));
+      if (!prepared || !allocations) co_return prepared;
+      if (auto refused = co_await allocations->Reserve(*prepared, nullptr, options.dry_run)) {
+        co_return std::unexpected(*refused);
+      }
+      reserved = *prepared;
+      co_return prepared;
     }
     // Optimistic concurrency: a resourceVersion given must be the stored one.
     const std::string rv = MetaString(object, "resourceVersion");
@@ -67,6 +83,12 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
     }
     auto prepared = co_await PrepareUpdate(std::move(object), *old, s);
     if (!prepared) co_return std::unexpected(prepared.error());
+    if (allocations) {
+      if (auto refused = co_await allocations->Reserve(*prepared, &*old, options.dry_run)) {
+        co_return std::unexpected(*refused);
+      }
+      reserved = *prepared;
+    }
     if (prepared->at("metadata").contains("deletionTimestamp") &&
         spec_->strategy->Finalized(*prepared)) {
       finalized = true;
@@ -111,7 +133,17 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
   if (!r && finalized && r.error().code == storage::ErrorCode::kCallerError && !r.error().status) {
     auto deleted = co_await storage_->Delete(key, finalized_at, nullptr, nullptr);
     if (!deleted) co_return std::unexpected(Error(deleted.error(), name));
+    if (allocations) co_await allocations->Free(Parse(**deleted), nullptr);
     co_return UpdateResult{*deleted, false};
+  }
+  if (allocations) {
+    if (!r && reserved) {
+      const json* kept = last_old ? &*last_old : nullptr;
+      co_await allocations->Free(*reserved, kept);
+    } else if (r && last_old) {
+      const json stored = Parse(**r);
+      co_await allocations->Free(*last_old, &stored);
+    }
   }
   if (!r) co_return std::unexpected(Error(r.error(), name));
   co_return UpdateResult{*r, created};

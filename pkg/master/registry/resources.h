@@ -2,6 +2,10 @@
 // The built-in resources of the master server, one ResourceSpec each (spec, strategy,
 // table columns, selectable fields, schema).
 
+#include <memory>
+#include <string>
+
+#include "pkg/genericserver/registry/allocations.h"
 #include "pkg/genericserver/registry/resource_spec.h"
 
 namespace master::resources {
@@ -13,6 +17,11 @@ registry::ResourceSpecPtr Secrets();
 registry::ResourceSpecPtr Events();
 registry::ResourceSpecPtr ServiceAccounts();
 registry::ResourceSpecPtr Pods();
+registry::ResourceSpecPtr Endpoints();
+// Services take cluster IPs from the range (its family is the services' ipFamilies) and
+// hold them and their node ports through `allocations`.
+registry::ResourceSpecPtr Services(const std::string& cluster_ip_range,
+                                   std::shared_ptr<const registry::Allocations> allocations);
 // apps/v1
 registry::ResourceSpecPtr Deployments();
 registry::ResourceSpecPtr ReplicaSets();

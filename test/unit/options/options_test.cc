@@ -93,6 +93,10 @@ TEST_CASE("Validate reports each bad flag") {
        "--service-cluster-ip-range must not contain more than two entries"},
       {[](auto& o) { o.service.service_cluster_ip_range = "10.0.0.0"; },
        "service-cluster-ip-range[0] is not a valid cidr"},
+      {[](auto& o) { o.service.service_node_port_range = "32767-30000"; },
+       "--service-node-port-range: unable to parse \"32767-30000\" as a port range"},
+      {[](auto& o) { o.service.service_node_port_range = "30000"; },
+       "--service-node-port-range: unable to parse \"30000\" as a port range"},
       {[](auto& o) { o.generic.max_requests_inflight = -1; },
        "--max-requests-inflight can not be negative value"},
       {[](auto& o) { o.generic.max_mutating_requests_inflight = -1; },
@@ -211,4 +215,11 @@ TEST_CASE("GenericConfig carries the flags to the servers") {
   CHECK(c.max_requests_in_flight == 7);
   CHECK(c.request_timeout == std::chrono::seconds(5));
   CHECK(c.external_address == "192.0.2.1:7443");
+}
+
+TEST_CASE("--service-node-port-range takes first-last and first+count") {
+  CHECK(options::ParsePortRange("30000-32767") == std::pair{30000, 32767});
+  CHECK(options::ParsePortRange("20000+100") == std::pair{20000, 20100});
+  CHECK(!options::ParsePortRange("30000-70000"));
+  CHECK(!options::ParsePortRange("a-b"));
 }

@@ -1,5 +1,6 @@
 #include "pkg/master/registry/core/pod_qos.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -88,7 +89,14 @@ std::string QOSClass(const json& pod_spec) {
     }
   }
   if (requests.empty() && limits.empty()) return "BestEffort";
-  if (guaranteed && requests == limits) return "Guaranteed";
+  auto same = [](long double a, long double b) {
+    return std::fabs(a - b) <= 1e-12L * std::max(std::fabs(a), std::fabs(b));
+  };
+  bool equal = requests.size() == limits.size();
+  for (const auto& [name, value] : requests) {
+    equal = equal && limits.contains(name) && same(value, limits[name]);
+  }
+  if (guaranteed && equal) return "Guaranteed";
   return "Burstable";
 }
 

@@ -1,0 +1,228 @@
+"""Integration tests: real kubectl (v1.32) with the built-in workload kinds.
+
+Pods, services and the apps/batch workloads applied from plain manifests and
+read back as a user reads them: the stored objects carry upstream's defaults,
+re-applying changes nothing, tables have upstream's columns, and the
+`kubernetes` service exists from the start.
+
+Run with:
+    KAS_BINARY=.../kube-apiserver /usr/bin/python3 -m unittest \
+        test.integration.test_kubectl_workloads -v
+"""
+
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from test_kubectl_rest import WriteTestCase, table  # noqa: E402
+
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+        ports:
+        - containerPort: 80
+"""
+
+SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  type: NodePort
+  selector: {app: web}
+  ports:
+  - port: 80
+"""
+
+JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: once
+spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        image: busybox:1.36
+        command: ["true"]
+      restartPolicy: %s
+"""
+
+
+class WorkloadTests(WriteTestCase):
+    namespace = "wl"
+
+    def apply(self, text):
+        return self.ok("apply", "-n", "wl", "-f", self.kubectl.write(text))
+
+    def test_kubernetes_service_at_start(self):
+        svc = json.loads(self.ok("get", "service", "kubernetes", "-n",
+                                 "default", "-o", "json"))
+        self.assertEqual(svc["spec"]["clusterIP"], "10.0.0.1")
+        self.assertEqual(svc["spec"]["ports"],
+                         [{"name": "https", "port": 443, "protocol": "TCP",
+                           "targetPort": self.server.port}])
+        self.assertEqual(svc["metadata"]["labels"],
+                         {"component": "apiserver", "provider": "kubernetes"})
+        ep = json.loads(self.ok("get", "endpoints", "kubernetes", "-n",
+                                "default", "-o", "json"))
+        self.assertEqual(ep["subsets"][0]["ports"],
+                         [{"name": "https", "port": self.server.port,
+                           "protocol": "TCP"}])
+
+    def test_apply_deployment_then_reapply_and_diff(self):
+        self.assertEqual(self.apply(DEPLOYMENT),
+                         "deployment.apps/web created\n")
+        d = json.loads(self.ok("get", "deploy", "web", "-n", "wl", "-o",
+                               "json"))
+        spec = d["spec"]
+        self.assertEqual(spec["replicas"], 1)
+        self.assertEqual(spec["strategy"],
+                         {"type": "RollingUpdate",
+                          "rollingUpdate": {"maxSurge": "25%",
+                                            "maxUnavailable": "25%"}})
+        self.assertEqual(spec["revisionHistoryLimit"], 10)
+        self.assertEqual(spec["progressDeadlineSeconds"], 600)
+        pod = spec["template"]["spec"]
+        self.assertEqual(pod["containers"][0]["imagePullPolicy"],
+                         "IfNotPresent")
+        self.assertEqual(pod["containers"][0]["ports"],
+                         [{"containerPort": 80, "protocol": "TCP"}])
+        self.assertEqual(pod["terminationGracePeriodSeconds"], 30)
+        self.assertIsNone(spec["template"]["metadata"]["creationTimestamp"])
+        self.assertEqual(d["metadata"]["generation"], 1)
+        rv = d["metadata"]["resourceVersion"]
+        # Re-applying the same manifest changes nothing, and diff agrees.
+        self.assertEqual(self.apply(DEPLOYMENT),
+                         "deployment.apps/web unchanged\n")
+        self.ok("diff", "-n", "wl", "-f", self.kubectl.write(DEPLOYMENT))
+        again = json.loads(self.ok("get", "deploy", "web", "-n", "wl", "-o",
+                                   "json"))
+        self.assertEqual(again["metadata"]["resourceVersion"], rv)
+        # A changed image: diff shows it (exit 1), apply bumps the generation.
+        changed = DEPLOYMENT.replace("nginx:1.25", "nginx:1.27")
+        r = self.k("diff", "-n", "wl", "-f", self.kubectl.write(changed))
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("-      - image: nginx:1.25", r.stdout)
+        self.assertIn("+      - image: nginx:1.27", r.stdout)
+        self.assertEqual(self.apply(changed),
+                         "deployment.apps/web configured\n")
+        d = json.loads(self.ok("get", "deploy", "web", "-n", "wl", "-o",
+                               "json"))
+        self.assertEqual(d["metadata"]["generation"], 2)
+        out = self.ok("get", "deploy", "web", "-n", "wl", "-o", "wide")
+        rows = table(out)
+        self.assertEqual(rows[0], ["NAME", "READY", "UP-TO-DATE",
+                                   "AVAILABLE", "AGE", "CONTAINERS", "IMAGES",
+                                   "SELECTOR"])
+        self.assertEqual(rows[1][:4], ["web", "0/1", "0", "0"])
+        self.assertEqual(rows[1][5:], ["nginx", "nginx:1.27", "app=web"])
+
+    def test_selector_is_immutable(self):
+        self.apply(DEPLOYMENT.replace("name: web", "name: fixed"))
+        moved = DEPLOYMENT.replace("name: web", "name: fixed").replace(
+            "app: web", "app: other")
+        err = self.fails("apply", "-n", "wl", "-f",
+                         self.kubectl.write(moved))
+        self.assertIn('The Deployment "fixed" is invalid: spec.selector: '
+                      'Invalid value: v1.LabelSelector{MatchLabels:'
+                      'map[string]string{"app":"other"}, MatchExpressions:'
+                      '[]v1.LabelSelectorRequirement(nil)}: field is '
+                      'immutable', err)
+
+    def test_service_node_port_and_table(self):
+        self.assertEqual(self.apply(SERVICE), "service/web created\n")
+        svc = json.loads(self.ok("get", "svc", "web", "-n", "wl", "-o",
+                                 "json"))
+        port = svc["spec"]["ports"][0]
+        self.assertEqual(port["targetPort"], 80)
+        self.assertTrue(30000 <= port["nodePort"] <= 32767, port)
+        self.assertTrue(svc["spec"]["clusterIP"].startswith("10.0.0."))
+        self.assertEqual(self.apply(SERVICE), "service/web unchanged\n")
+        out = self.ok("get", "svc", "web", "-n", "wl", "-o", "wide")
+        rows = table(out)
+        self.assertEqual(rows[0], ["NAME", "TYPE", "CLUSTER-IP",
+                                   "EXTERNAL-IP", "PORT(S)", "AGE",
+                                   "SELECTOR"])
+        self.assertEqual(rows[1][:5],
+                         ["web", "NodePort", svc["spec"]["clusterIP"],
+                          "<none>", "80:%d/TCP" % port["nodePort"]])
+        self.assertEqual(rows[1][6], "app=web")
+
+    def test_run_pod_and_get_all(self):
+        self.assertEqual(self.ok("run", "p1", "-n", "wl", "--image=nginx"),
+                         "pod/p1 created\n")
+        pod = json.loads(self.ok("get", "pod", "p1", "-n", "wl", "-o",
+                                 "json"))
+        self.assertEqual(pod["status"], {"phase": "Pending",
+                                         "qosClass": "BestEffort"})
+        self.assertEqual(pod["spec"]["containers"][0]["imagePullPolicy"],
+                         "Always")
+        out = self.ok("get", "pods", "-n", "wl")
+        self.assertEqual(table(out)[0], ["NAME", "READY", "STATUS",
+                                         "RESTARTS", "AGE"])
+        self.assertIn(["p1", "0/1", "Pending", "0"],
+                      [row[:4] for row in table(out)[1:]])
+        out = self.ok("get", "all", "-n", "default")
+        self.assertIn("service/kubernetes", out)
+        self.assertIn("ClusterIP", out)
+
+    def test_job_restart_policy(self):
+        self.assertEqual(self.apply(JOB % "Never"), "job.batch/once created\n")
+        job = json.loads(self.ok("get", "job", "once", "-n", "wl", "-o",
+                                 "json"))
+        uid = job["metadata"]["uid"]
+        self.assertEqual(job["spec"]["selector"],
+                         {"matchLabels":
+                          {"batch.kubernetes.io/controller-uid": uid}})
+        self.assertEqual(self.apply(JOB % "Never"),
+                         "job.batch/once unchanged\n")
+        err = self.fails("apply", "-n", "wl", "-f", self.kubectl.write(
+            (JOB % "Always").replace("name: once", "name: always")))
+        self.assertIn('The Job "always" is invalid: '
+                      'spec.template.spec.restartPolicy: Unsupported value: '
+                      '"Always": supported values: "OnFailure", "Never"', err)
+
+    def test_api_resources(self):
+        out = self.ok("api-resources")
+        rows = {}
+        for line in out.splitlines()[1:]:
+            cells = line.split()
+            if len(cells) == 4:  # no short names
+                cells.insert(1, "")
+            rows[(cells[0], cells[2])] = cells
+        for want in (["pods", "po", "v1", "true", "Pod"],
+                     ["services", "svc", "v1", "true", "Service"],
+                     ["endpoints", "ep", "v1", "true", "Endpoints"],
+                     ["deployments", "deploy", "apps/v1", "true",
+                      "Deployment"],
+                     ["replicasets", "rs", "apps/v1", "true", "ReplicaSet"],
+                     ["statefulsets", "sts", "apps/v1", "true",
+                      "StatefulSet"],
+                     ["daemonsets", "ds", "apps/v1", "true", "DaemonSet"],
+                     ["controllerrevisions", "", "apps/v1", "true",
+                      "ControllerRevision"],
+                     ["jobs", "", "batch/v1", "true", "Job"],
+                     ["cronjobs", "cj", "batch/v1", "true", "CronJob"]):
+            self.assertEqual(rows[(want[0], want[2])], want)
+
+
+if __name__ == "__main__":
+    unittest.main()

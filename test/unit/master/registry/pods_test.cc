@@ -1,0 +1,150 @@
+// core/v1 pods: what a plain manifest becomes, the rules, the table.
+#include <catch2/catch.hpp>
+
+#include "test/unit/master/registry/chain_fixture.h"
+
+using nlohmann::json;
+
+namespace {
+constexpr char kPods[] = "/api/v1/namespaces/default/pods";
+}  // namespace
+
+TEST_CASE("pods: a plain pod is stored with upstream's defaults and a Pending status",
+          "[builtin]") {
+  testing::Chain api;
+  json pod = api.Create(kPods, json::parse(R"({
+    "metadata": {"name": "web"},
+    "spec": {"containers": [{"name": "nginx", "image": "nginx:1.25",
+                             "ports": [{"containerPort": 80}],
+                             "livenessProbe": {"httpGet": {"port": 80}},
+                             "env": [{"name": "NODE", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}],
+                             "resources": {"limits": {"cpu": "500m", "memory": "128Mi"}}},
+                            {"name": "side", "image": "busybox"}],
+             "volumes": [{"name": "scratch"}, {"name": "cfg", "configMap": {"name": "c"}}]}})"));
+  const json& spec = pod["spec"];
+  CHECK(spec["dnsPolicy"] == "ClusterFirst");
+  CHECK(spec["restartPolicy"] == "Always");
+  CHECK(spec["schedulerName"] == "default-scheduler");
+  CHECK(spec["securityContext"] == json::object());
+  CHECK(spec["terminationGracePeriodSeconds"] == 30);
+  CHECK(spec["enableServiceLinks"] == true);
+  CHECK(spec["priority"] == 0);
+  CHECK(spec["preemptionPolicy"] == "PreemptLowerPriority");
+  REQUIRE(spec["tolerations"].size() == 2);
+  CHECK(spec["tolerations"][0] == json::parse(R"({"effect":"NoExecute",
+        "key":"node.kubernetes.io/not-ready","operator":"Exists","tolerationSeconds":300})"));
+  const json& c = spec["containers"][0];
+  CHECK(c["imagePullPolicy"] == "IfNotPresent");
+  CHECK(spec["containers"][1]["imagePullPolicy"] == "Always");  // untagged: latest
+  CHECK(c["terminationMessagePath"] == "/dev/termination-log");
+  CHECK(c["terminationMessagePolicy"] == "File");
+  CHECK(c["ports"][0]["protocol"] == "TCP");
+  CHECK(c["livenessProbe"] == json::parse(R"({"failureThreshold":3,"httpGet":{"path":"/",
+        "port":80,"scheme":"HTTP"},"periodSeconds":10,"successThreshold":1,"timeoutSeconds":1})"));
+  CHECK(c["env"][0]["valueFrom"]["fieldRef"]["apiVersion"] == "v1");
+  // Requests default to the limits.
+  CHECK(c["resources"]["requests"] == json::parse(R"({"cpu":"500m","memory":"128Mi"})"));
+  CHECK(spec["containers"][1]["resources"] == json::object());
+  CHECK(spec["volumes"][0]["emptyDir"] == json::object());
+  CHECK(spec["volumes"][1]["configMap"]["defaultMode"] == 420);
+  // One container with limits, one without: Burstable.
+  CHECK(pod["status"] == json::parse(R"({"phase":"Pending","qosClass":"Burstable"})"));
+}
+
+TEST_CASE("pods: QoS classes", "[builtin]") {
+  testing::Chain api;
+  auto qos = [&](const std::string& name, const json& resources) {
+    json pod = {
+        {"metadata", {{"name", name}}},
+        {"spec", {{"containers", {{{"name", "c"}, {"image", "i"}, {"resources", resources}}}}}}};
+    return api.Create(kPods, pod)["status"]["qosClass"];
+  };
+  CHECK(qos("a", json::object()) == "BestEffort");
+  CHECK(qos("b", {{"limits", {{"cpu", "1"}, {"memory", "1Gi"}}}}) == "Guaranteed");
+  CHECK(qos("c", {{"limits", {{"cpu", "1"}, {"memory", "1Gi"}}},
+                  {"requests", {{"cpu", "1000m"}, {"memory", "1024Mi"}}}}) == "Guaranteed");
+  CHECK(qos("d", {{"requests", {{"cpu", "100m"}}}}) == "Burstable");
+}
+
+TEST_CASE("pods: invalid specs are 422 with upstream's field paths", "[builtin]") {
+  testing::Chain api;
+  auto r = api.Do("POST", kPods, R"({"metadata":{"name":"bad"},"spec":{
+      "containers":[{"name":"a","image":"x","ports":[{"containerPort":70000}],
+                     "volumeMounts":[{"name":"nope","mountPath":"/x"}]},
+                    {"name":"a"}],
+      "restartPolicy":"Sometimes"}})");
+  REQUIRE(r.status == 422);
+  const json status = r.Json();
+  std::vector<std::string> fields;
+  for (const json& cause : status["details"]["causes"]) fields.push_back(cause["field"]);
+  CHECK(fields == std::vector<std::string>{"spec.containers[0].ports[0].containerPort",
+                                           "spec.containers[0].volumeMounts[0].name",
+                                           "spec.containers[1].name", "spec.containers[1].image",
+                                           "spec.restartPolicy"});
+  const std::string message = status["message"];
+  CHECK(message.find("spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be "
+                     "between 1 and 65535, inclusive") != std::string::npos);
+  CHECK(message.find("spec.containers[1].name: Duplicate value: \"a\"") != std::string::npos);
+  CHECK(
+      message.find(
+          R"(spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never")") !=
+      std::string::npos);
+
+  auto none = api.Do("POST", kPods, R"({"metadata":{"name":"empty"},"spec":{}})");
+  REQUIRE(none.status == 422);
+  CHECK(none.Json()["message"] == "Pod \"empty\" is invalid: spec.containers: Required value");
+}
+
+TEST_CASE("pods: an update may change images but not the rest of the spec", "[builtin]") {
+  testing::Chain api;
+  api.Create(kPods, json::parse(R"({"metadata":{"name":"p"},
+      "spec":{"containers":[{"name":"c","image":"nginx:1"}]}})"));
+  const std::string pod = std::string(kPods) + "/p";
+  auto image = api.Do("PATCH", pod, R"({"spec":{"containers":[{"name":"c","image":"nginx:2"}]}})",
+                      {"Content-Type: application/strategic-merge-patch+json"});
+  REQUIRE(image.status == 200);
+  CHECK(image.Json()["spec"]["containers"][0]["image"] == "nginx:2");
+  // Status sent to the main resource is ignored.
+  auto status = api.Do("PATCH", pod, R"({"status":{"phase":"Running"}})",
+                       {"Content-Type: application/merge-patch+json"});
+  REQUIRE(status.status == 200);
+  CHECK(status.Json()["status"]["phase"] == "Pending");
+  auto policy = api.Do("PATCH", pod, R"({"spec":{"restartPolicy":"Never"}})",
+                       {"Content-Type: application/merge-patch+json"});
+  REQUIRE(policy.status == 422);
+  CHECK(policy.Json()["details"]["causes"][0]["field"] == "spec");
+  CHECK(
+      std::string(policy.Json()["message"]).find("pod updates may not change fields other than") !=
+      std::string::npos);
+  // The status subresource takes status.
+  auto running = api.Do("PATCH", pod + "/status", R"({"status":{"phase":"Running"}})",
+                        {"Content-Type: application/merge-patch+json"});
+  REQUIRE(running.status == 200);
+  CHECK(running.Json()["status"]["phase"] == "Running");
+}
+
+TEST_CASE("pods: the table shows READY, STATUS and RESTARTS; nodeName is selectable", "[builtin]") {
+  testing::Chain api;
+  api.Create(kPods, json::parse(R"({"metadata":{"name":"p"},
+      "spec":{"nodeName":"n1","containers":[{"name":"a","image":"x"},{"name":"b","image":"y"}]}})"));
+  api.Do("PATCH", std::string(kPods) + "/p/status", R"({"status":{"podIP":"10.1.0.5",
+      "containerStatuses":[
+        {"name":"a","ready":true,"restartCount":2,"image":"x","imageID":"","state":{"running":{}}},
+        {"name":"b","ready":false,"restartCount":1,"image":"y","imageID":"",
+         "state":{"waiting":{"reason":"CrashLoopBackOff"}}}]}})",
+         {"Content-Type: application/merge-patch+json"});
+  auto table = api.Do("GET", kPods, "", {"Accept: application/json;as=Table;v=v1;g=meta.k8s.io"});
+  REQUIRE(table.status == 200);
+  const json cells = table.Json()["rows"][0]["cells"];
+  CHECK(cells[0] == "p");
+  CHECK(cells[1] == "1/2");
+  CHECK(cells[2] == "CrashLoopBackOff");
+  CHECK(cells[3] == 3);
+  CHECK(cells[5] == "10.1.0.5");
+  CHECK(cells[6] == "n1");
+  auto on_node = api.Do("GET", std::string(kPods) + "?fieldSelector=spec.nodeName%3Dn1");
+  REQUIRE(on_node.status == 200);
+  CHECK(on_node.Json()["items"].size() == 1);
+  auto elsewhere = api.Do("GET", std::string(kPods) + "?fieldSelector=spec.nodeName%3Dn2");
+  CHECK(elsewhere.Json()["items"].empty());
+}
