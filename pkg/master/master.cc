@@ -3,6 +3,7 @@
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
 #include "pkg/genericserver/endpoints/installer.h"
 #include "pkg/master/bootstrap/kubernetes_service.h"
+#include "pkg/master/bootstrap/priority_classes.h"
 #include "pkg/master/bootstrap/system_namespaces.h"
 #include "pkg/master/registry/core/service_allocations.h"
 #include "pkg/master/registry/resources.h"
@@ -73,13 +74,34 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   auto endpoints = store(resources::Endpoints(), namespace_lifecycle);
   group_version("", "v1",
                 {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
-                 resources::ServiceAccounts(), resources::Pods()},
+                 resources::ServiceAccounts(), resources::Pods(), resources::Nodes(),
+                 resources::PersistentVolumes(), resources::PersistentVolumeClaims(),
+                 resources::ReplicationControllers(), resources::PodTemplates(),
+                 resources::LimitRanges(), resources::ResourceQuotas()},
                 {services, endpoints});
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});
+  group_version("autoscaling", "v2", {resources::HorizontalPodAutoscalers()});
   group_version("batch", "v1", {resources::Jobs(), resources::CronJobs()});
+  group_version(
+      "networking.k8s.io", "v1",
+      {resources::Ingresses(), resources::IngressClasses(), resources::NetworkPolicies()});
+  group_version("policy", "v1", {resources::PodDisruptionBudgets()});
+  group_version("rbac.authorization.k8s.io", "v1",
+                {resources::Roles(), resources::ClusterRoles(), resources::RoleBindings(),
+                 resources::ClusterRoleBindings()});
+  group_version("storage.k8s.io", "v1",
+                {resources::StorageClasses(), resources::CSIDrivers(), resources::CSINodes(),
+                 resources::VolumeAttachments(), resources::CSIStorageCapacities()});
+  group_version(
+      "admissionregistration.k8s.io", "v1",
+      {resources::MutatingWebhookConfigurations(), resources::ValidatingWebhookConfigurations()});
+  auto priority_classes = store(resources::PriorityClasses(), namespace_lifecycle);
+  group_version("scheduling.k8s.io", "v1", {}, {priority_classes});
   group_version("coordination.k8s.io", "v1", {resources::Leases()});
+  group_version("node.k8s.io", "v1", {resources::RuntimeClasses()});
+  group_version("discovery.k8s.io", "v1", {resources::EndpointSlices()});
 
   s->generic_->AddPostStartHook("start-system-namespaces-controller",
                                 bootstrap::SystemNamespaces(namespaces));
@@ -93,6 +115,8 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
     kubernetes.address = kubernetes.address.substr(1, kubernetes.address.size() - 2);
   }
   if (colon != std::string::npos) kubernetes.port = std::stoi(address.substr(colon + 1));
+  s->generic_->AddPostStartHook("scheduling/bootstrap-system-priority-classes",
+                                bootstrap::SystemPriorityClasses(priority_classes));
   s->generic_->AddPostStartHook(
       "bootstrap-controller",
       bootstrap::KubernetesServiceHook(namespaces, services, endpoints, kubernetes));

@@ -238,8 +238,13 @@ class DefaultServerTests(unittest.TestCase):
         apis = self.get_json("/apis")
         self.assertEqual(apis["kind"], "APIGroupList")
         self.assertEqual([g["name"] for g in apis["groups"]],
-                         ["apiregistration.k8s.io", "apps", "batch",
-                          "apiextensions.k8s.io", "coordination.k8s.io"])
+                         ["apiregistration.k8s.io", "apps", "autoscaling",
+                          "batch", "networking.k8s.io", "policy",
+                          "rbac.authorization.k8s.io", "storage.k8s.io",
+                          "admissionregistration.k8s.io",
+                          "apiextensions.k8s.io", "scheduling.k8s.io",
+                          "coordination.k8s.io", "node.k8s.io",
+                          "discovery.k8s.io"])
 
         gv = self.get_json("/apis/apiextensions.k8s.io/v1")
         self.assertEqual(gv["kind"], "APIResourceList")

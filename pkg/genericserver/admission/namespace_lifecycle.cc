@@ -11,7 +11,8 @@ using nlohmann::json;
 registry::AdmitFunc NamespaceLifecycle(std::shared_ptr<registry::Store> namespaces) {
   return [namespaces](const registry::ResourceSpec& spec, const json& object,
                       const json* old) -> Awaitable<std::optional<apimachinery::Status>> {
-    if (old) co_return std::nullopt;  // only creations are checked
+    // Only creations of namespaced objects are checked.
+    if (old || !spec.namespaced) co_return std::nullopt;
     const std::string ns = registry::MetaString(object, "namespace");
     // The watch cache first; a namespace it does not know yet is looked up for real.
     auto got = co_await namespaces->Get("", ns, "0");

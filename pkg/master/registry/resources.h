@@ -18,6 +18,13 @@ registry::ResourceSpecPtr Events();
 registry::ResourceSpecPtr ServiceAccounts();
 registry::ResourceSpecPtr Pods();
 registry::ResourceSpecPtr Endpoints();
+registry::ResourceSpecPtr Nodes();
+registry::ResourceSpecPtr PersistentVolumes();
+registry::ResourceSpecPtr PersistentVolumeClaims();
+registry::ResourceSpecPtr ReplicationControllers();
+registry::ResourceSpecPtr PodTemplates();
+registry::ResourceSpecPtr LimitRanges();
+registry::ResourceSpecPtr ResourceQuotas();
 // Services take cluster IPs from the range (its family is the services' ipFamilies) and
 // hold them and their node ports through `allocations`.
 registry::ResourceSpecPtr Services(const std::string& cluster_ip_range,
@@ -33,5 +40,33 @@ registry::ResourceSpecPtr Jobs();
 registry::ResourceSpecPtr CronJobs();
 // coordination.k8s.io/v1
 registry::ResourceSpecPtr Leases();
+// rbac.authorization.k8s.io/v1
+registry::ResourceSpecPtr Roles();
+registry::ResourceSpecPtr ClusterRoles();
+registry::ResourceSpecPtr RoleBindings();
+registry::ResourceSpecPtr ClusterRoleBindings();
+// scheduling.k8s.io/v1
+registry::ResourceSpecPtr PriorityClasses();
+// node.k8s.io/v1
+registry::ResourceSpecPtr RuntimeClasses();
+// policy/v1
+registry::ResourceSpecPtr PodDisruptionBudgets();
+// networking.k8s.io/v1
+registry::ResourceSpecPtr Ingresses();
+registry::ResourceSpecPtr IngressClasses();
+registry::ResourceSpecPtr NetworkPolicies();
+// discovery.k8s.io/v1
+registry::ResourceSpecPtr EndpointSlices();
+// storage.k8s.io/v1
+registry::ResourceSpecPtr StorageClasses();
+registry::ResourceSpecPtr CSIDrivers();
+registry::ResourceSpecPtr CSINodes();
+registry::ResourceSpecPtr VolumeAttachments();
+registry::ResourceSpecPtr CSIStorageCapacities();
+// admissionregistration.k8s.io/v1
+registry::ResourceSpecPtr MutatingWebhookConfigurations();
+registry::ResourceSpecPtr ValidatingWebhookConfigurations();
+// autoscaling/v2
+registry::ResourceSpecPtr HorizontalPodAutoscalers();
 
 }  // namespace master::resources

@@ -1,0 +1,167 @@
+// The stored kinds of the other built-in groups: defaults, the rules users meet, tables.
+#include <catch2/catch.hpp>
+
+#include "test/unit/master/registry/chain_fixture.h"
+
+using nlohmann::json;
+
+namespace {
+constexpr char kTable[] = "Accept: application/json;as=Table;v=v1;g=meta.k8s.io";
+constexpr char kRBAC[] = "/apis/rbac.authorization.k8s.io/v1";
+}  // namespace
+
+TEST_CASE("rbac: rules need verbs, groups and resources; a roleRef is fixed", "[builtin]") {
+  testing::Chain api;
+  const std::string roles = std::string(kRBAC) + "/namespaces/default/roles";
+  auto bad = api.Do("POST", roles, R"({"metadata":{"name":"r"},"rules":[
+      {"resources":["pods"]},{"verbs":["get"],"nonResourceURLs":["/healthz"]}]})");
+  REQUIRE(bad.status == 422);
+  CHECK(bad.Json()["message"] ==
+        "Role.rbac.authorization.k8s.io \"r\" is invalid: [rules[0].verbs: Required value: verbs "
+        "must contain at least one value, rules[0].apiGroups: Required value: resource rules must "
+        "supply at least one api group, rules[1].nonResourceURLs: Invalid value: namespaced rules "
+        "cannot apply to non-resource URLs]");
+  api.Create(std::string(kRBAC) + "/clusterroles", json::parse(R"({"metadata":{"name":"health"},
+                 "rules":[{"verbs":["get"],"nonResourceURLs":["/healthz"]}]})"));
+
+  const std::string bindings = std::string(kRBAC) + "/namespaces/default/rolebindings";
+  json binding = api.Create(bindings, json::parse(R"({"metadata":{"name":"b"},
+      "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"health"},
+      "subjects":[{"kind":"User","name":"jane"},{"kind":"ServiceAccount","name":"app","namespace":"default"}]})"));
+  CHECK(binding["subjects"][0]["apiGroup"] == "rbac.authorization.k8s.io");
+  CHECK(!binding["subjects"][1].contains("apiGroup"));
+  auto moved = api.Do("PATCH", bindings + "/b", R"({"roleRef":{"name":"other"}})",
+                      {"Content-Type: application/merge-patch+json"});
+  REQUIRE(moved.status == 422);
+  CHECK(moved.Json()["message"] ==
+        "RoleBinding.rbac.authorization.k8s.io \"b\" is invalid: roleRef: Invalid value: "
+        "rbac.RoleRef{APIGroup:\"rbac.authorization.k8s.io\", Kind:\"ClusterRole\", "
+        "Name:\"other\"}: cannot change roleRef");
+  auto cluster_role_ref = api.Do("POST", std::string(kRBAC) + "/clusterrolebindings",
+                                 R"({"metadata":{"name":"c"},
+      "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"x"},
+      "subjects":[{"kind":"Robot","name":"r"}]})");
+  REQUIRE(cluster_role_ref.status == 422);
+  std::vector<std::string> fields;
+  const json refused = cluster_role_ref.Json();
+  for (const json& c : refused["details"]["causes"]) fields.push_back(c["field"]);
+  CHECK(fields == std::vector<std::string>{"roleRef.kind", "subjects[0].kind"});
+
+  auto table = api.Do("GET", bindings, "", {kTable});
+  const json cells = table.Json()["rows"][0]["cells"];
+  CHECK(cells[1] == "ClusterRole/health");
+  CHECK(cells[3] == "jane");
+  CHECK(cells[5] == "default:app");
+  auto roles_table = api.Do("GET", std::string(kRBAC) + "/clusterroles", "", {kTable});
+  CHECK(roles_table.Json()["columnDefinitions"][1]["name"] == "Created At");
+}
+
+TEST_CASE("priority classes: system- names are reserved, values fixed", "[builtin]") {
+  testing::Chain api;
+  const std::string pcs = "/apis/scheduling.k8s.io/v1/priorityclasses";
+  json pc = api.Create(pcs, json::parse(R"({"metadata":{"name":"high"},"value":1000})"));
+  CHECK(pc["preemptionPolicy"] == "PreemptLowerPriority");
+  auto reserved = api.Do("POST", pcs, R"({"metadata":{"name":"system-mine"},"value":1})");
+  REQUIRE(reserved.status == 422);
+  CHECK(reserved.Json()["details"]["causes"][0]["field"] == "metadata.name");
+  auto huge = api.Do("POST", pcs, R"({"metadata":{"name":"huge"},"value":2000000000})");
+  CHECK(huge.status == 422);
+  auto changed = api.Do("PATCH", pcs + "/high", R"({"value":5})",
+                        {"Content-Type: application/merge-patch+json"});
+  REQUIRE(changed.status == 422);
+  CHECK(changed.Json()["details"]["causes"][0]["field"] == "value");
+  // Cluster-scoped kinds are not subject to namespace admission.
+  CHECK(api.Do("POST", pcs, R"({"metadata":{"name":"system-node-critical"},"value":2000001000})")
+            .status == 201);
+}
+
+TEST_CASE("core: volumes, claims, replication controllers and limit ranges", "[builtin]") {
+  testing::Chain api;
+  json pv = api.Create("/api/v1/persistentvolumes", json::parse(R"({"metadata":{"name":"pv1"},
+      "spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"hostPath":{"path":"/d"}}})"));
+  CHECK(pv["spec"]["persistentVolumeReclaimPolicy"] == "Retain");
+  CHECK(pv["spec"]["volumeMode"] == "Filesystem");
+  CHECK(pv["spec"]["hostPath"]["type"] == "");
+  CHECK(pv["status"] == json::parse(R"({"phase":"Pending"})"));
+  json pvc =
+      api.Create("/api/v1/namespaces/default/persistentvolumeclaims",
+                 json::parse(R"({"metadata":{"name":"c"},"spec":{"accessModes":["ReadWriteOnce"],
+                            "resources":{"requests":{"storage":"1Gi"}}}})"));
+  CHECK(pvc["spec"]["volumeMode"] == "Filesystem");
+  auto pvc_table = api.Do("GET", "/api/v1/namespaces/default/persistentvolumeclaims", "", {kTable});
+  CHECK(pvc_table.Json()["rows"][0]["cells"][1] == "Pending");
+
+  json rc = api.Create("/api/v1/namespaces/default/replicationcontrollers",
+                       json::parse(R"({"metadata":{"name":"rc"},"spec":{"template":{
+                           "metadata":{"labels":{"app":"x"}},
+                           "spec":{"containers":[{"name":"c","image":"i"}]}}}})"));
+  CHECK(rc["spec"]["replicas"] == 1);
+  CHECK(rc["spec"]["selector"] == json{{"app", "x"}});
+  CHECK(rc["metadata"]["labels"] == json{{"app", "x"}});
+  CHECK(rc["status"] == json::parse(R"({"replicas":0})"));
+
+  json lr = api.Create("/api/v1/namespaces/default/limitranges",
+                       json::parse(R"({"metadata":{"name":"l"},"spec":{"limits":[
+                           {"type":"Container","max":{"cpu":"2"},"min":{"memory":"64Mi"}}]}})"));
+  CHECK(lr["spec"]["limits"][0]["default"] == json{{"cpu", "2"}});
+  CHECK(lr["spec"]["limits"][0]["defaultRequest"] == json::parse(R"({"cpu":"2","memory":"64Mi"})"));
+
+  api.Create("/api/v1/nodes", json::parse(R"({"metadata":{"name":"n1",
+      "labels":{"node-role.kubernetes.io/control-plane":""}}})"));
+  auto nodes = api.Do("GET", "/api/v1/nodes", "", {kTable});
+  const json cells = nodes.Json()["rows"][0]["cells"];
+  CHECK(cells[1] == "Unknown");
+  CHECK(cells[2] == "control-plane");
+}
+
+TEST_CASE("networking, policy, storage, autoscaling and webhook defaults", "[builtin]") {
+  testing::Chain api;
+  json np = api.Create("/apis/networking.k8s.io/v1/namespaces/default/networkpolicies",
+                       json::parse(R"({"metadata":{"name":"np"},"spec":{"podSelector":{},
+                           "egress":[{"ports":[{"port":53}]}]}})"));
+  CHECK(np["spec"]["policyTypes"] == json::parse(R"(["Ingress","Egress"])"));
+  CHECK(np["spec"]["egress"][0]["ports"][0]["protocol"] == "TCP");
+  CHECK(np["metadata"]["generation"] == 1);
+
+  auto no_path_type = api.Do("POST", "/apis/networking.k8s.io/v1/namespaces/default/ingresses",
+                             R"({"metadata":{"name":"i"},"spec":{"rules":[{"http":{"paths":[
+                                 {"path":"/","backend":{"service":{"name":"s","port":{"number":80}}}}]}}]}})");
+  REQUIRE(no_path_type.status == 422);
+  CHECK(no_path_type.Json()["details"]["causes"][0]["field"] ==
+        "spec.rules[0].http.paths[0].pathType");
+
+  json sc = api.Create("/apis/storage.k8s.io/v1/storageclasses",
+                       json::parse(R"({"metadata":{"name":"fast"},"provisioner":"x.io/p"})"));
+  CHECK(sc["reclaimPolicy"] == "Delete");
+  CHECK(sc["volumeBindingMode"] == "Immediate");
+  auto moved =
+      api.Do("PATCH", "/apis/storage.k8s.io/v1/storageclasses/fast", R"({"provisioner":"y.io/p"})",
+             {"Content-Type: application/merge-patch+json"});
+  CHECK(moved.status == 422);
+
+  json hpa = api.Create("/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers",
+                        json::parse(R"({"metadata":{"name":"h"},"spec":{"maxReplicas":3,
+                            "scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"}}})"));
+  CHECK(hpa["spec"]["minReplicas"] == 1);
+  CHECK(hpa["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"] == 80);
+
+  json pdb =
+      api.Create("/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+                 json::parse(R"({"metadata":{"name":"p"},"spec":{"maxUnavailable":"25%"}})"));
+  CHECK(pdb["status"]["disruptionsAllowed"] == 0);
+
+  json hook =
+      api.Create("/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+                 json::parse(R"({"metadata":{"name":"v"},"webhooks":[{"name":"v.example.com",
+          "sideEffects":"None","admissionReviewVersions":["v1"],
+          "clientConfig":{"service":{"namespace":"default","name":"hook"}},
+          "rules":[{"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],"resources":["pods"]}]}]})"));
+  const json& webhook = hook["webhooks"][0];
+  CHECK(webhook["failurePolicy"] == "Fail");
+  CHECK(webhook["matchPolicy"] == "Equivalent");
+  CHECK(webhook["timeoutSeconds"] == 10);
+  CHECK(webhook["namespaceSelector"] == json::object());
+  CHECK(webhook["rules"][0]["scope"] == "*");
+  CHECK(webhook["clientConfig"]["service"]["port"] == 443);
+  CHECK(!webhook.contains("reinvocationPolicy"));
+}
