@@ -135,6 +135,26 @@ class WorkloadTests(WriteTestCase):
         self.assertEqual(rows[1][:4], ["web", "0/1", "0", "0"])
         self.assertEqual(rows[1][5:], ["nginx", "nginx:1.27", "app=web"])
 
+    def test_scale(self):
+        self.apply(DEPLOYMENT.replace("name: web", "name: scaled"))
+        self.assertEqual(self.ok("scale", "deploy", "scaled", "-n", "wl",
+                                 "--replicas=3"),
+                         "deployment.apps/scaled scaled\n")
+        self.assertEqual(self.ok("get", "deploy", "scaled", "-n", "wl", "-o",
+                                 "jsonpath={.spec.replicas}"), "3")
+        # --current-replicas finds the scale subresource through discovery.
+        err = self.fails("scale", "deploy", "scaled", "-n", "wl",
+                         "--replicas=1", "--current-replicas=2")
+        self.assertEqual(err, "error: Expected replicas to be 2, was 3\n")
+        self.ok("scale", "deploy", "scaled", "-n", "wl", "--replicas=1",
+                "--current-replicas=3")
+        scale = json.loads(self.ok("get", "deploy", "scaled", "-n", "wl",
+                                   "--subresource=scale", "-o", "json"))
+        self.assertEqual(scale["kind"], "Scale")
+        self.assertEqual(scale["spec"], {"replicas": 1})
+        self.assertEqual(scale["status"], {"replicas": 0,
+                                           "selector": "app=web"})
+
     def test_selector_is_immutable(self):
         self.apply(DEPLOYMENT.replace("name: web", "name: fixed"))
         moved = DEPLOYMENT.replace("name: web", "name: fixed").replace(

@@ -4,6 +4,7 @@
 // nothing about a resource is written anywhere else.
 
 #include <chrono>
+#include <expected>
 #include <functional>
 #include <map>
 #include <memory>
@@ -54,11 +55,24 @@ using RowFunc = std::function<std::vector<nlohmann::json>(
 // The value of a selectable field of an object ("" when absent).
 using FieldFunc = std::function<std::string(const nlohmann::json& object)>;
 
+// A subresource whose object is a view of the resource's (an autoscaling/v1 Scale for
+// /scale): read by turning the stored object into the view, written by folding a new
+// view back into the stored object, which is then updated as usual.
+class SubresourceView {
+ public:
+  virtual ~SubresourceView() = default;
+  virtual nlohmann::json ToView(const nlohmann::json& object) const = 0;
+  // The stored object with `view` applied, or the Status refusing the view (422).
+  virtual std::expected<nlohmann::json, apimachinery::Status> FromView(
+      const nlohmann::json& view, const nlohmann::json& object) const = 0;
+};
+
 struct Subresource {
-  std::string name;                // "status", "finalize", "scale"
-  GroupVersionKind kind;           // what it returns
-  std::vector<std::string> verbs;  // "get", "patch", "update"
-  std::shared_ptr<const Strategy> strategy;
+  std::string name;                             // "status", "finalize", "scale"
+  GroupVersionKind kind;                        // what it returns
+  std::vector<std::string> verbs;               // "get", "patch", "update"
+  std::shared_ptr<const Strategy> strategy;     // null: the resource's own
+  std::shared_ptr<const SubresourceView> view;  // null: the object itself
 };
 
 struct ResourceSpec {

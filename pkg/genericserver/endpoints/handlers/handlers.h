@@ -29,6 +29,9 @@ Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope
 Awaitable<void> ServeCreate(RequestContext& ctx, ResponseWriter& out, const Scope& scope);
 Awaitable<void> ServeUpdate(RequestContext& ctx, ResponseWriter& out, const Scope& scope);
 Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope& scope);
+// GET, PUT and PATCH of a subresource with a view (scope.subresource->view): the view of
+// the stored object is read, replaced or patched, then folded back into the object.
+Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope& scope);
 Awaitable<void> ServeDelete(RequestContext& ctx, ResponseWriter& out, const Scope& scope);
 Awaitable<void> ServeDeleteCollection(RequestContext& ctx, ResponseWriter& out, const Scope& scope);
 

@@ -9,6 +9,7 @@
 #include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
+#include "pkg/master/registry/scale.h"
 #include "pkg/master/registry/schema.h"
 
 namespace master::resources {
@@ -63,6 +64,10 @@ registry::ResourceSpecPtr ReplicaSets() {
     AppendTemplateCells(Sub(s, "template"), s.value("selector", json()), row);
     return row;
   };
+  AddScale(*spec, [](const json& object) {
+    const std::string selector = FormatLabelSelector(Sub(Sub(object, "spec"), "selector"));
+    return selector == "<none>" ? std::string() : selector;
+  });
   return Finish(std::move(spec));
 }
 

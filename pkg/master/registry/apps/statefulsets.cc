@@ -10,6 +10,7 @@
 #include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
+#include "pkg/master/registry/scale.h"
 #include "pkg/master/registry/schema.h"
 
 namespace master::resources {
@@ -94,6 +95,10 @@ registry::ResourceSpecPtr StatefulSets() {
     row.pop_back();
     return row;
   };
+  AddScale(*spec, [](const json& object) {
+    const std::string selector = FormatLabelSelector(Sub(Sub(object, "spec"), "selector"));
+    return selector == "<none>" ? std::string() : selector;
+  });
   return Finish(std::move(spec));
 }
 

@@ -11,6 +11,7 @@
 #include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
+#include "pkg/master/registry/scale.h"
 #include "pkg/master/registry/schema.h"
 
 namespace master::resources {
@@ -79,6 +80,11 @@ registry::ResourceSpecPtr ReplicationControllers() {
   spec->fields["status.replicas"] = [](const json& rc) {
     return std::to_string(Int(Sub(rc, "status"), "replicas"));
   };
+  AddScale(*spec, [](const json& rc) {
+    const std::string selector =
+        FormatLabelSelector({{"matchLabels", Sub(Sub(rc, "spec"), "selector")}});
+    return selector == "<none>" ? std::string() : selector;
+  });
   return Finish(std::move(spec));
 }
 

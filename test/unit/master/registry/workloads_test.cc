@@ -198,3 +198,46 @@ TEST_CASE("cronjobs: defaults, and the table", "[builtin]") {
   CHECK(cells[4] == 0);
   CHECK(cells[5] == "<none>");
 }
+
+TEST_CASE("scale: an autoscaling/v1 Scale of the replicated kinds", "[builtin]") {
+  testing::Chain api;
+  api.Create(kDeployments, Selected("web", "web"));
+  const std::string scale = std::string(kDeployments) + "/web/scale";
+  auto got = api.Do("GET", scale);
+  REQUIRE(got.status == 200);
+  json view = got.Json();
+  CHECK(view["apiVersion"] == "autoscaling/v1");
+  CHECK(view["kind"] == "Scale");
+  CHECK(view["spec"] == json{{"replicas", 1}});
+  CHECK(view["status"] == json::parse(R"({"replicas":0,"selector":"app=web"})"));
+
+  auto patched = api.Do("PATCH", scale, R"({"spec":{"replicas":4}})",
+                        {"Content-Type: application/merge-patch+json"});
+  REQUIRE(patched.status == 200);
+  CHECK(patched.Json()["spec"]["replicas"] == 4);
+  json d = api.Do("GET", std::string(kDeployments) + "/web").Json();
+  CHECK(d["spec"]["replicas"] == 4);
+  CHECK(d["metadata"]["generation"] == 2);
+
+  // PUT with a stale resourceVersion is a conflict; a fresh one goes through.
+  view["spec"]["replicas"] = 2;
+  auto stale = api.Do("PUT", scale, view.dump());
+  REQUIRE(stale.status == 409);
+  view["metadata"]["resourceVersion"] = d["metadata"]["resourceVersion"];
+  auto put = api.Do("PUT", scale, view.dump());
+  REQUIRE(put.status == 200);
+  CHECK(put.Json()["spec"]["replicas"] == 2);
+
+  view["spec"]["replicas"] = -1;
+  view["metadata"].erase("resourceVersion");
+  auto negative = api.Do("PUT", scale, view.dump());
+  REQUIRE(negative.status == 422);
+  CHECK(negative.Json()["message"] ==
+        "Scale.autoscaling \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater "
+        "than or equal to 0");
+  CHECK(api.Do("GET", std::string(kDeployments) + "/missing/scale").status == 404);
+  // Replica sets, stateful sets and replication controllers have one too.
+  api.Create("/apis/apps/v1/namespaces/default/replicasets", Selected("rs", "rs"));
+  CHECK(api.Do("GET", "/apis/apps/v1/namespaces/default/replicasets/rs/scale").status == 200);
+  CHECK(api.Do("GET", "/apis/apps/v1/namespaces/default/daemonsets/ds/scale").status == 404);
+}

@@ -1,0 +1,108 @@
+// Subresources that are views of their object (/scale): GET, PUT and PATCH act on the
+// view; the object behind it is updated through the Store as any update is.
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/apimachinery/patch/json_patch.h"
+#include "pkg/genericserver/apimachinery/patch/merge_patch.h"
+#include "pkg/genericserver/endpoints/handlers/decode.h"
+#include "pkg/genericserver/endpoints/handlers/handlers.h"
+#include "pkg/genericserver/endpoints/handlers/options.h"
+#include "pkg/genericserver/endpoints/handlers/write_object.h"
+#include "pkg/genericserver/registry/object_meta.h"
+
+namespace endpoints::handlers {
+
+using nlohmann::json;
+namespace patch = apimachinery::patch;
+
+namespace {
+
+constexpr char kJSONPatch[] = "application/json-patch+json";
+constexpr char kMergePatch[] = "application/merge-patch+json";
+constexpr char kStrategicPatch[] = "application/strategic-merge-patch+json";
+
+// The new view from the old one: the body of a PUT, or the old view patched.
+using ViewUpdate = std::function<registry::Result<json>(const json& current_view)>;
+
+Awaitable<void> UpdateView(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
+                           const OutputTarget& target, ViewUpdate next) {
+  auto options = ParseWriteOptions(ctx);
+  if (!options) {
+    co_await WriteError(ctx, out, options.error());
+    co_return;
+  }
+  const registry::SubresourceView& view = *scope.subresource->view;
+  const registry::ResourceSpec& spec = scope.spec;
+  const std::string name = scope.name;
+  registry::UpdateFunc fold = [&view, &spec, name,
+                               next](const json* old) -> Awaitable<registry::Result<json>> {
+    if (!old) co_return std::unexpected(apimachinery::NewNotFound(spec.Resource(), name));
+    auto updated_view = next(view.ToView(*old));
+    if (!updated_view) co_return std::unexpected(updated_view.error());
+    auto object = view.FromView(*updated_view, *old);
+    if (!object) co_return std::unexpected(object.error());
+    co_return *object;
+  };
+  auto updated = co_await scope.store.Update(scope.ns, scope.name, fold, *options, nullptr);
+  if (!updated) {
+    co_await WriteError(ctx, out, updated.error());
+    co_return;
+  }
+  co_await WriteDocument(ctx, out, target, 200, view.ToView(registry::Parse(*updated->object)));
+}
+
+}  // namespace
+
+Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
+  auto target = co_await Negotiate(ctx, out, false);
+  if (!target) co_return;
+  const registry::SubresourceView& view = *scope.subresource->view;
+  const std::string& method = ctx.request.method;
+  if (method == "GET") {
+    auto got = co_await scope.store.Get(scope.ns, scope.name,
+                                        ctx.request.query.Get("resourceVersion").value_or(""));
+    if (!got) {
+      co_await WriteError(ctx, out, got.error());
+      co_return;
+    }
+    co_await WriteDocument(ctx, out, *target, 200, view.ToView(registry::Parse(**got)));
+    co_return;
+  }
+  if (method == "PUT") {
+    auto body = DecodeObject(ctx);
+    if (!body) {
+      co_await WriteError(ctx, out, body.error());
+      co_return;
+    }
+    auto replacement = std::make_shared<json>(std::move(*body));
+    const ViewUpdate replace = [replacement](const json&) -> registry::Result<json> {
+      return *replacement;
+    };
+    co_await UpdateView(ctx, out, scope, *target, replace);
+    co_return;
+  }
+  // PATCH; a view has no lists to merge by key, so a strategic merge patch merges.
+  const std::string type = BodyMediaType(ctx);
+  if (type != kJSONPatch && type != kMergePatch && type != kStrategicPatch) {
+    const std::vector<std::string> accepted = {kJSONPatch, kMergePatch, kStrategicPatch};
+    const apimachinery::Status unsupported = apimachinery::NewUnsupportedMediaType(type, accepted);
+    co_await WriteError(ctx, out, unsupported);
+    co_return;
+  }
+  auto parsed = ParseJSON(ctx.request.body);
+  if (!parsed) {
+    co_await WriteError(ctx, out, parsed.error());
+    co_return;
+  }
+  auto document = std::make_shared<json>(std::move(*parsed));
+  const bool json_patch = type == kJSONPatch;
+  const ViewUpdate apply = [document, json_patch](const json& current) -> registry::Result<json> {
+    auto patched = json_patch ? patch::ApplyJsonPatch(current, *document)
+                              : patch::ApplyMergePatch(current, *document);
+    if (!patched) return std::unexpected(patch::PatchErrorToStatus(patched.error()));
+    return *patched;
+  };
+  co_await UpdateView(ctx, out, scope, *target, apply);
+}
+
+}  // namespace endpoints::handlers
