@@ -66,6 +66,60 @@ spec:
 """
 
 
+SMP_BEFORE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: smp
+  finalizers: [example.com/a, example.com/b]
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: smp}}
+  strategy:
+    type: RollingUpdate
+    rollingUpdate: {maxSurge: 1}
+  template:
+    metadata: {labels: {app: smp}}
+    spec:
+      containers:
+      - name: main
+        image: nginx:1.25
+        env: [{name: A, value: "1"}, {name: B, value: "1"}]
+        ports: [{containerPort: 80}, {containerPort: 443}]
+        volumeMounts: [{name: v1, mountPath: /v}]
+      - name: side
+        image: busybox
+      volumes:
+      - name: v1
+        emptyDir: {}
+"""
+
+SMP_AFTER = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: smp
+  finalizers: [example.com/a]
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: smp}}
+  strategy:
+    type: Recreate
+  template:
+    metadata: {labels: {app: smp}}
+    spec:
+      containers:
+      - name: main
+        image: nginx:1.26
+        env: [{name: B, value: "2"}]
+        ports: [{containerPort: 80}]
+        volumeMounts: [{name: v1, mountPath: /v}]
+      volumes:
+      - name: v1
+        configMap: {name: foo}
+"""
+
+
 class WorkloadTests(WriteTestCase):
     namespace = "wl"
 
@@ -134,6 +188,34 @@ class WorkloadTests(WriteTestCase):
                                    "SELECTOR"])
         self.assertEqual(rows[1][:4], ["web", "0/1", "0", "0"])
         self.assertEqual(rows[1][5:], ["nginx", "nginx:1.27", "app=web"])
+
+    def test_apply_strategic_merge(self):
+        """The cases of ../shared/KUBECTL.md 8.7: a container removed, env
+        changed, a port removed, the strategy switched ($retainKeys), a volume
+        source replaced ($retainKeys) and a finalizer removed."""
+        self.apply(SMP_BEFORE)
+        self.assertEqual(self.apply(SMP_AFTER),
+                         "deployment.apps/smp configured\n")
+        d = json.loads(self.ok("get", "deploy", "smp", "-n", "wl", "-o",
+                               "json"))
+        self.assertEqual(d["metadata"]["finalizers"], ["example.com/a"])
+        self.assertEqual(d["spec"]["replicas"], 3)
+        self.assertEqual(d["spec"]["strategy"], {"type": "Recreate"})
+        pod = d["spec"]["template"]["spec"]
+        self.assertEqual([c["name"] for c in pod["containers"]], ["main"])
+        main = pod["containers"][0]
+        self.assertEqual(main["image"], "nginx:1.26")
+        self.assertEqual(main["env"], [{"name": "B", "value": "2"}])
+        self.assertEqual(main["ports"],
+                         [{"containerPort": 80, "protocol": "TCP"}])
+        self.assertEqual(pod["volumes"],
+                         [{"name": "v1", "configMap": {"name": "foo",
+                                                       "defaultMode": 420}}])
+        self.assertEqual(self.apply(SMP_AFTER),
+                         "deployment.apps/smp unchanged\n")
+        # Let it go: remove the finalizer left.
+        self.ok("patch", "deploy", "smp", "-n", "wl", "--type=json", "-p",
+                '[{"op":"remove","path":"/metadata/finalizers"}]')
 
     def test_scale(self):
         self.apply(DEPLOYMENT.replace("name: web", "name: scaled"))
