@@ -194,7 +194,7 @@ def read_resources(doc, group, version, where):
     return out
 
 
-def read_document(path, group, version):
+def read_document(path, group, version, additions):
     where = os.path.basename(path)
     with open(path, encoding='utf-8') as f:
         doc = json.load(f)
@@ -206,6 +206,7 @@ def read_document(path, group, version):
         raise GenError(f'{where}: no components.schemas')
     schemas = {name: strip_schema(s, f'{where}#/components/schemas/{name}')
                for name, s in raw.items()}
+    apply_additions(schemas, additions, where)
 
     refs = set()
     collect_refs(schemas, refs)
@@ -236,6 +237,41 @@ def read_document(path, group, version):
     }
 
 
+def load_additions(path):
+    """The schema additions file (see tools/README.md), checked like upstream's schemas."""
+    with open(path, encoding='utf-8') as f:
+        additions = json.load(f)
+    where = os.path.basename(path)
+    for name, fields in additions.get('properties', {}).items():
+        for field, schema in fields.items():
+            strip_schema(schema, f'{where}: {name}.{field}')
+    for name, schema in additions.get('schemas', {}).items():
+        strip_schema(schema, f'{where}: {name}')
+    return additions
+
+
+def apply_additions(schemas, additions, where):
+    """Adds the later releases' fields to the schemas a document has, and the new schemas
+    they refer to. A field that the document already has means the additions are stale."""
+    for name, fields in sorted(additions.get('properties', {}).items()):
+        if name not in schemas:
+            continue
+        properties = schemas[name].setdefault('properties', {})
+        for field, schema in sorted(fields.items()):
+            if field in properties:
+                raise GenError(f'{where}: {name}.{field} exists upstream; drop it from the additions')
+            properties[field] = schema
+    while True:
+        refs = set()
+        collect_refs(schemas, refs)
+        missing = [r.removeprefix('#/components/schemas/') for r in refs]
+        missing = [m for m in missing if m not in schemas and m in additions.get('schemas', {})]
+        if not missing:
+            return
+        for name in missing:
+            schemas[name] = additions['schemas'][name]
+
+
 def write_if_changed(path, content):
     try:
         with open(path, encoding='utf-8') as f:
@@ -248,13 +284,13 @@ def write_if_changed(path, content):
     return True
 
 
-def read_documents(input_dir):
+def read_documents(input_dir, additions):
     """The group-version documents of `input_dir`, sorted, and the upstream release."""
     docs = []
     for file_name in sorted(os.listdir(input_dir)):
         gv = group_version_of(file_name)
         if gv is not None:
-            docs.append(read_document(os.path.join(input_dir, file_name), *gv))
+            docs.append(read_document(os.path.join(input_dir, file_name), *gv, additions))
     if not docs:
         raise GenError(f'{input_dir}: no group-version documents (api__v1.json, ...)')
     docs.sort(key=lambda d: d['group_version'])
@@ -305,7 +341,8 @@ def main(argv):
     output_dir = args[1] if len(args) == 2 else os.path.join(root, 'pkg', 'master', 'schemas',
                                                              'generated')
     try:
-        docs, upstream = read_documents(args[0])
+        additions = load_additions(os.path.join(root, 'tools', 'schema_additions.json'))
+        docs, upstream = read_documents(args[0], additions)
         files = gen_schemas_cpp.render_all(docs, upstream)
         if check:
             stale = check_output(output_dir, files)

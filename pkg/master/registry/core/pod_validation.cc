@@ -76,6 +76,15 @@ void ValidateContainers(const json& spec, const char* list, const std::string& p
     ValidateName(Str(c, "name"), at + ".name", names, errors);
     if (Str(c, "image").empty()) errors.push_back(v::FieldRequired(at + ".image", ""));
     OneOf(c, "imagePullPolicy", at, {"Always", "IfNotPresent", "Never"}, errors);
+    // Only init containers take a restartPolicy, and only Always (sidecars).
+    if (c.contains("restartPolicy") && !c["restartPolicy"].is_null()) {
+      if (std::string(list) == "initContainers") {
+        OneOf(c, "restartPolicy", at, {"Always"}, errors);
+      } else {
+        errors.push_back(
+            v::FieldForbidden(at + ".restartPolicy", "may not be set for non-init containers"));
+      }
+    }
     OneOf(c, "terminationMessagePolicy", at, {"File", "FallbackToLogsOnError"}, errors);
     ValidatePorts(c, at, errors);
     if (auto env = c.find("env"); env != c.end() && env->is_array()) {

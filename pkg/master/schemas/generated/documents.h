@@ -47,7 +47,7 @@ extern const std::string_view kAuthenticationK8sIoV1Schemas[1];
 extern const std::string_view kAuthorizationK8sIoV1Schemas[1];
 extern const std::string_view kAutoscalingV1Schemas[2];
 extern const std::string_view kAutoscalingV2Schemas[3];
-extern const std::string_view kBatchV1Schemas[5];
+extern const std::string_view kBatchV1Schemas[6];
 extern const std::string_view kCertificatesK8sIoV1Schemas[2];
 extern const std::string_view kCoordinationK8sIoV1Schemas[2];
 extern const std::string_view kDiscoveryK8sIoV1Schemas[2];

@@ -148,3 +148,29 @@ TEST_CASE("pods: the table shows READY, STATUS and RESTARTS; nodeName is selecta
   auto elsewhere = api.Do("GET", std::string(kPods) + "?fieldSelector=spec.nodeName%3Dn2");
   CHECK(elsewhere.Json()["items"].empty());
 }
+
+TEST_CASE("pods: fields of later releases are kept (sidecars, sleep hooks, AppArmor)",
+          "[builtin]") {
+  testing::Chain api;
+  json pod = api.Create(kPods, json::parse(R"({"metadata":{"name":"sidecar"},"spec":{
+      "securityContext":{"appArmorProfile":{"type":"RuntimeDefault"}},
+      "initContainers":[{"name":"proxy","image":"envoy","restartPolicy":"Always",
+                         "lifecycle":{"preStop":{"sleep":{"seconds":5}}}}],
+      "containers":[{"name":"app","image":"app:1"}]}})"));
+  const json& init = pod["spec"]["initContainers"][0];
+  CHECK(init["restartPolicy"] == "Always");
+  CHECK(init["lifecycle"]["preStop"]["sleep"]["seconds"] == 5);
+  CHECK(pod["spec"]["securityContext"]["appArmorProfile"]["type"] == "RuntimeDefault");
+  auto strict = api.Do("POST", std::string(kPods) + "?fieldValidation=Strict",
+                       R"({"metadata":{"name":"strict"},"spec":{"containers":[
+                           {"name":"c","image":"i","restartPolicy":"Always"}]}})");
+  REQUIRE(strict.status == 422);
+  CHECK(strict.Json()["message"] ==
+        "Pod \"strict\" is invalid: spec.containers[0].restartPolicy: Forbidden: may not be set "
+        "for non-init containers");
+  auto never = api.Do("POST", kPods, R"({"metadata":{"name":"never"},"spec":{
+      "initContainers":[{"name":"i","image":"i","restartPolicy":"Never"}],
+      "containers":[{"name":"c","image":"i"}]}})");
+  REQUIRE(never.status == 422);
+  CHECK(never.Json()["details"]["causes"][0]["field"] == "spec.initContainers[0].restartPolicy");
+}

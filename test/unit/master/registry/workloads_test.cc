@@ -160,6 +160,19 @@ TEST_CASE("jobs: generated selector and labels, restart policy, immutable templa
   // The job's labels default to the template's as the client sent it.
   CHECK(stored["metadata"]["labels"] == json{{"app", "pi"}});
 
+  // Fields of later releases: per-index backoff (backoffLimit then defaults to the most).
+  json indexed = {{"metadata", {{"name", "indexed"}}},
+                  {"spec",
+                   {{"completionMode", "Indexed"},
+                    {"completions", 3},
+                    {"backoffLimitPerIndex", 1},
+                    {"managedBy", "kueue.x-k8s.io/multikueue"},
+                    {"template", Template("i", "Never")}}}};
+  json stored_indexed = api.Create(kJobs, indexed);
+  CHECK(stored_indexed["spec"]["backoffLimitPerIndex"] == 1);
+  CHECK(stored_indexed["spec"]["backoffLimit"] == 2147483647);
+  CHECK(stored_indexed["spec"]["managedBy"] == "kueue.x-k8s.io/multikueue");
+
   json always = {{"metadata", {{"name", "always"}}}, {"spec", {{"template", Template("a")}}}};
   auto r = api.Do("POST", kJobs, always.dump());
   REQUIRE(r.status == 422);
