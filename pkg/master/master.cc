@@ -72,12 +72,13 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   auto services =
       store(resources::Services(master.service_cluster_ip_range, allocations), namespace_lifecycle);
   auto endpoints = store(resources::Endpoints(), namespace_lifecycle);
+  auto disruption_budgets = store(resources::PodDisruptionBudgets(), namespace_lifecycle);
   group_version("", "v1",
                 {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
-                 resources::ServiceAccounts(), resources::Pods(), resources::Nodes(),
-                 resources::PersistentVolumes(), resources::PersistentVolumeClaims(),
-                 resources::ReplicationControllers(), resources::PodTemplates(),
-                 resources::LimitRanges(), resources::ResourceQuotas()},
+                 resources::ServiceAccounts(), resources::Pods(disruption_budgets),
+                 resources::Nodes(), resources::PersistentVolumes(),
+                 resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
+                 resources::PodTemplates(), resources::LimitRanges(), resources::ResourceQuotas()},
                 {services, endpoints});
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
@@ -87,7 +88,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   group_version(
       "networking.k8s.io", "v1",
       {resources::Ingresses(), resources::IngressClasses(), resources::NetworkPolicies()});
-  group_version("policy", "v1", {resources::PodDisruptionBudgets()});
+  group_version("policy", "v1", {}, {disruption_budgets});
   group_version("rbac.authorization.k8s.io", "v1",
                 {resources::Roles(), resources::ClusterRoles(), resources::RoleBindings(),
                  resources::ClusterRoleBindings()});

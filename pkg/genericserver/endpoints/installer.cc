@@ -126,7 +126,9 @@ Awaitable<void> GroupVersionHandler::Serve(genericserver::RequestContext& ctx,
     co_await genericserver::WriteStatus(out, MethodNotAllowed());
     co_return;
   }
-  if (sub && sub->view) {
+  if (sub && sub->action) {
+    co_await handlers::ServeAction(ctx, out, scope);
+  } else if (sub && sub->view) {
     co_await handlers::ServeView(ctx, out, scope);
   } else if (verb == "get") {
     co_await handlers::ServeGet(ctx, out, scope);

@@ -24,6 +24,7 @@ class PatchSchema;
 namespace registry {
 
 class Allocations;
+class SubresourceAction;
 
 struct GroupVersionKind {
   std::string group;
@@ -68,11 +69,12 @@ class SubresourceView {
 };
 
 struct Subresource {
-  std::string name;                             // "status", "finalize", "scale"
-  GroupVersionKind kind;                        // what it returns
-  std::vector<std::string> verbs;               // "get", "patch", "update"
-  std::shared_ptr<const Strategy> strategy;     // null: the resource's own
-  std::shared_ptr<const SubresourceView> view;  // null: the object itself
+  std::string name;                                 // "status", "finalize", "scale"
+  GroupVersionKind kind;                            // what it returns
+  std::vector<std::string> verbs;                   // "get", "patch", "update"
+  std::shared_ptr<const Strategy> strategy;         // null: the resource's own
+  std::shared_ptr<const SubresourceView> view;      // null: the object itself
+  std::shared_ptr<const SubresourceAction> action;  // POST acts (subresource_action.h)
 };
 
 struct ResourceSpec {

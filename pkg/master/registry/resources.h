@@ -7,6 +7,7 @@
 
 #include "pkg/genericserver/registry/allocations.h"
 #include "pkg/genericserver/registry/resource_spec.h"
+#include "pkg/genericserver/registry/store.h"
 
 namespace master::resources {
 
@@ -16,7 +17,8 @@ registry::ResourceSpecPtr ConfigMaps();
 registry::ResourceSpecPtr Secrets();
 registry::ResourceSpecPtr Events();
 registry::ResourceSpecPtr ServiceAccounts();
-registry::ResourceSpecPtr Pods();
+// Evictions consult the policy/v1 PodDisruptionBudget store.
+registry::ResourceSpecPtr Pods(std::shared_ptr<registry::Store> disruption_budgets);
 registry::ResourceSpecPtr Endpoints();
 registry::ResourceSpecPtr Nodes();
 registry::ResourceSpecPtr PersistentVolumes();

@@ -217,7 +217,7 @@ TEST_CASE("GenericConfig carries the flags to the servers") {
   CHECK(c.external_address == "192.0.2.1:7443");
 }
 
-TEST_CASE("--service-node-port-range takes first-last and first+count") {
+TEST_CASE("service node port ranges: first-last and first+count") {
   CHECK(options::ParsePortRange("30000-32767") == std::pair{30000, 32767});
   CHECK(options::ParsePortRange("20000+100") == std::pair{20000, 20100});
   CHECK(!options::ParsePortRange("30000-70000"));

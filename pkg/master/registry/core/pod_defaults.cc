@@ -166,7 +166,7 @@ json& Child(json& object, const char* key) {
 void DefaultPodSpec(json& spec) {
   if (!spec.is_object()) return;
   const bool host_network = spec.value("hostNetwork", false) == true;
-  for (const char* list : {"containers", "initContainers"}) {
+  for (const char* list : {"containers", "initContainers", "ephemeralContainers"}) {
     if (auto cs = spec.find(list); cs != spec.end() && cs->is_array()) {
       for (json& c : *cs) DefaultContainer(c, host_network);
     }

@@ -9,6 +9,7 @@
 #include "pkg/master/registry/builtin.h"
 #include "pkg/master/registry/core/pod_defaults.h"
 #include "pkg/master/registry/core/pod_qos.h"
+#include "pkg/master/registry/core/pod_subresources.h"
 #include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
@@ -191,13 +192,16 @@ std::vector<json> Row(const json& pod, std::chrono::system_clock::time_point now
 
 }  // namespace
 
-registry::ResourceSpecPtr Pods() {
+registry::ResourceSpecPtr Pods(std::shared_ptr<registry::Store> disruption_budgets) {
   KindHooks hooks;
   hooks.defaults = DefaultPod;
   hooks.prepare_create = PrepareCreate;
   hooks.validate = Validate;
   hooks.validate_update = ValidateUpdate;
   auto spec = Builtin("v1", "pods", std::move(hooks));
+  spec->subresources.push_back(PodBinding());
+  spec->subresources.push_back(PodEphemeralContainers());
+  spec->subresources.push_back(PodEviction(std::move(disruption_budgets)));
   spec->short_names = {"po"};
   spec->categories = {"all"};
   spec->columns = {

@@ -174,3 +174,79 @@ TEST_CASE("pods: fields of later releases are kept (sidecars, sleep hooks, AppAr
   REQUIRE(never.status == 422);
   CHECK(never.Json()["details"]["causes"][0]["field"] == "spec.initContainers[0].restartPolicy");
 }
+
+TEST_CASE("pods: binding assigns a node once; ephemeral containers are only added", "[builtin]") {
+  testing::Chain api;
+  api.Create(kPods, json::parse(R"({"metadata":{"name":"p","labels":{"app":"a"}},
+      "spec":{"containers":[{"name":"c","image":"i"}]}})"));
+  const std::string pod = std::string(kPods) + "/p";
+  auto bound = api.Do("POST", pod + "/binding",
+                      R"({"metadata":{"name":"p"},"target":{"kind":"Node","name":"n1"}})");
+  REQUIRE(bound.status == 201);
+  CHECK(bound.Json() == json::parse(R"({"kind":"Status","apiVersion":"v1","metadata":{},
+                                        "status":"Success","code":201})"));
+  json stored = api.Do("GET", pod).Json();
+  CHECK(stored["spec"]["nodeName"] == "n1");
+  CHECK(stored["status"]["conditions"][0]["type"] == "PodScheduled");
+  CHECK(stored["status"]["conditions"][0]["status"] == "True");
+  auto again = api.Do("POST", pod + "/binding", R"({"target":{"name":"n2"}})");
+  REQUIRE(again.status == 409);
+  CHECK(again.Json()["message"] ==
+        "Operation cannot be fulfilled on pods \"p\": pod p is already assigned to node \"n1\"");
+  auto no_node = api.Do("POST", pod + "/binding", R"({"target":{"kind":"Pod"}})");
+  CHECK(no_node.status == 422);
+
+  auto debug = api.Do("PATCH", pod + "/ephemeralcontainers",
+                      R"({"spec":{"ephemeralContainers":[{"name":"debugger","image":"busybox",
+                          "targetContainerName":"c","stdin":true,"tty":true}]}})",
+                      {"Content-Type: application/strategic-merge-patch+json"});
+  REQUIRE(debug.status == 200);
+  const json ephemeral = debug.Json()["spec"]["ephemeralContainers"][0];
+  CHECK(ephemeral["terminationMessagePolicy"] == "File");
+  CHECK(ephemeral["imagePullPolicy"] == "Always");
+  auto removed =
+      api.Do("PATCH", pod + "/ephemeralcontainers", R"({"spec":{"ephemeralContainers":null}})",
+             {"Content-Type: application/merge-patch+json"});
+  REQUIRE(removed.status == 422);
+  CHECK(removed.Json()["details"]["causes"][0]["field"] == "spec.ephemeralContainers");
+  // Other spec changes through this subresource are ignored.
+  auto sneaky =
+      api.Do("PATCH", pod + "/ephemeralcontainers", R"({"spec":{"activeDeadlineSeconds":5}})",
+             {"Content-Type: application/merge-patch+json"});
+  REQUIRE(sneaky.status == 200);
+  CHECK(!sneaky.Json()["spec"].contains("activeDeadlineSeconds"));
+}
+
+TEST_CASE("pods: eviction deletes, unless a disruption budget forbids it", "[builtin]") {
+  testing::Chain api;
+  const std::string pods = kPods;
+  for (const char* name : {"pending", "running"}) {
+    api.Create(pods, json{{"metadata", {{"name", name}, {"labels", {{"app", "a"}}}}},
+                          {"spec", {{"containers", {{{"name", "c"}, {"image", "i"}}}}}}});
+  }
+  api.Do("PATCH", pods + "/running/status", R"({"status":{"phase":"Running"}})",
+         {"Content-Type: application/merge-patch+json"});
+  api.Create("/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+             json::parse(R"({"metadata":{"name":"keep"},"spec":{"minAvailable":1,
+                 "selector":{"matchLabels":{"app":"a"}}}})"));
+  const char* eviction = R"({"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"%s"}})";
+  auto body = [&](const std::string& name) {
+    std::string text = eviction;
+    text.replace(text.find("%s"), 2, name);
+    return text;
+  };
+  // A running pod covered by a budget that allows no disruption: 429.
+  auto refused = api.Do("POST", pods + "/running/eviction", body("running"));
+  REQUIRE(refused.status == 429);
+  CHECK(refused.Json()["message"] ==
+        "Cannot evict pod as it would violate the pod's disruption budget.");
+  CHECK(refused.Json()["details"]["causes"][0]["reason"] == "DisruptionBudget");
+  CHECK(api.Do("GET", pods + "/running").status == 200);
+  // A pending pod ignores budgets.
+  auto evicted = api.Do("POST", pods + "/pending/eviction", body("pending"));
+  REQUIRE(evicted.status == 201);
+  CHECK(api.Do("GET", pods + "/pending").status == 404);
+  auto mismatch = api.Do("POST", pods + "/running/eviction", body("other"));
+  CHECK(mismatch.status == 400);
+  CHECK(api.Do("POST", pods + "/gone/eviction", body("gone")).status == 404);
+}
