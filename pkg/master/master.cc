@@ -85,6 +85,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
                  resources::DaemonSets(), resources::ControllerRevisions()});
   group_version("autoscaling", "v2", {resources::HorizontalPodAutoscalers()});
   group_version("batch", "v1", {resources::Jobs(), resources::CronJobs()});
+  group_version("certificates.k8s.io", "v1", {resources::CertificateSigningRequests()});
   group_version(
       "networking.k8s.io", "v1",
       {resources::Ingresses(), resources::IngressClasses(), resources::NetworkPolicies()});

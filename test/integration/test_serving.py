@@ -239,7 +239,8 @@ class DefaultServerTests(unittest.TestCase):
         self.assertEqual(apis["kind"], "APIGroupList")
         self.assertEqual([g["name"] for g in apis["groups"]],
                          ["apiregistration.k8s.io", "apps", "autoscaling",
-                          "batch", "networking.k8s.io", "policy",
+                          "batch", "certificates.k8s.io", "networking.k8s.io",
+                          "policy",
                           "rbac.authorization.k8s.io", "storage.k8s.io",
                           "admissionregistration.k8s.io",
                           "apiextensions.k8s.io", "scheduling.k8s.io",

@@ -69,6 +69,17 @@ class SubresourceView {
 };
 
 struct Subresource {
+  Subresource(std::string name, GroupVersionKind kind, std::vector<std::string> verbs,
+              std::shared_ptr<const Strategy> strategy = nullptr,
+              std::shared_ptr<const SubresourceView> view = nullptr,
+              std::shared_ptr<const SubresourceAction> action = nullptr)
+      : name(std::move(name)),
+        kind(std::move(kind)),
+        verbs(std::move(verbs)),
+        strategy(std::move(strategy)),
+        view(std::move(view)),
+        action(std::move(action)) {}
+
   std::string name;                                 // "status", "finalize", "scale"
   GroupVersionKind kind;                            // what it returns
   std::vector<std::string> verbs;                   // "get", "patch", "update"

@@ -178,7 +178,8 @@ Awaitable<Result<storage::WatcherPtr>> Store::Watch(std::string ns, ListOptions 
   co_return std::move(*got);
 }
 
-Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object) {
+Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object,
+                                             const WriteOptions& options) {
   const ResourceSpec& spec = *spec_;
   if (auto bad = DecodeBody(spec, object)) co_return std::unexpected(*bad);
   json& meta = object["metadata"];
@@ -212,6 +213,7 @@ Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object)
     meta.erase("generation");
   }
   spec.strategy->PrepareForCreate(object);
+  if (options.user) spec.strategy->RecordRequester(object, *options.user);
   NormalizeMetadata(object);
   FieldErrors errors = ValidateObjectMeta(object, spec.namespaced, spec.strategy->NameIsDNSLabel());
   for (auto& e : spec.strategy->Validate(object)) errors.push_back(std::move(e));
@@ -227,7 +229,7 @@ Awaitable<Result<storage::ObjectPtr>> Store::Create(std::string ns, json object,
                                                     WriteOptions options) {
   const bool generated = MetaString(object, "name").empty();
   const std::string prefix = MetaString(object, "generateName");
-  auto prepared = co_await PrepareCreate(ns, std::move(object));
+  auto prepared = co_await PrepareCreate(ns, std::move(object), options);
   if (!prepared) co_return std::unexpected(prepared.error());
   json& created = *prepared;
   const Allocations* allocations = spec_->allocations.get();

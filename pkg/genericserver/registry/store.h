@@ -16,6 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "pkg/genericserver/apimachinery/status.h"
+#include "pkg/genericserver/authn/user.h"
 #include "pkg/genericserver/registry/resource_spec.h"
 #include "pkg/genericserver/server/awaitable.h"
 #include "pkg/genericserver/storage/interface.h"
@@ -39,6 +40,7 @@ struct ListOptions {
 struct WriteOptions {
   bool dry_run = false;
   std::string field_manager;
+  std::optional<authn::UserInfo> user;  // who asks (a CSR records its requester)
 };
 
 struct DeleteOptions {
@@ -102,7 +104,8 @@ class Store {
 
  private:
   // Create-time metadata, preparation and validation; the JSON to store.
-  Awaitable<Result<nlohmann::json>> PrepareCreate(const std::string& ns, nlohmann::json object);
+  Awaitable<Result<nlohmann::json>> PrepareCreate(const std::string& ns, nlohmann::json object,
+                                                  const WriteOptions& options);
   // Update-time checks and preparation of `object` against `old`.
   Awaitable<Result<nlohmann::json>> PrepareUpdate(nlohmann::json object, const nlohmann::json& old,
                                                   const Strategy& strategy);

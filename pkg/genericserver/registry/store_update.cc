@@ -63,7 +63,7 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
         co_return std::unexpected(apimachinery::NewNotFound(spec_->Resource(), name));
       created = true;
       object["metadata"].erase("resourceVersion");
-      auto prepared = co_await PrepareCreate(ns, std::move(object));
+      auto prepared = co_await PrepareCreate(ns, std::move(object), options);
       if (!prepared || !allocations) co_return prepared;
       if (auto refused = co_await allocations->Reserve(*prepared, nullptr, options.dry_run)) {
         co_return std::unexpected(*refused);

@@ -8,6 +8,8 @@ std::optional<std::string> Strategy::Decode(nlohmann::json&) const { return std:
 
 void Strategy::Default(nlohmann::json&) const {}
 
+void Strategy::RecordRequester(nlohmann::json&, const authn::UserInfo&) const {}
+
 void Strategy::PrepareForCreate(nlohmann::json& object) const {
   if (HasStatusSubresource()) object.erase("status");
 }

@@ -10,6 +10,7 @@
 
 #include "pkg/genericserver/apimachinery/status.h"
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/authn/user.h"
 
 namespace registry {
 
@@ -28,6 +29,9 @@ class Strategy {
   // After the Store filled the generic metadata (uid, timestamps): reset what a client
   // may not set (status, for kinds with a status subresource) and default the rest.
   virtual void PrepareForCreate(nlohmann::json& object) const;
+  // On create, after PrepareForCreate: what a kind records about who asked (a
+  // CertificateSigningRequest's spec.username, groups, uid and extra).
+  virtual void RecordRequester(nlohmann::json& object, const authn::UserInfo& user) const;
   // The same for an update; old is the stored object.
   virtual void PrepareForUpdate(nlohmann::json& object, const nlohmann::json& old) const;
   // Kind-specific validation; the Store validates metadata itself. Empty: valid.

@@ -39,4 +39,17 @@ inline const nlohmann::json& List(const nlohmann::json& object, const char* key)
   return it != object.end() && it->is_array() ? *it : empty;
 }
 
+// object[key], made an object when absent or not one.
+inline nlohmann::json& Child(nlohmann::json& object, const char* key) {
+  nlohmann::json& child = object[key];
+  if (!child.is_object()) child = nlohmann::json::object();
+  return child;
+}
+
+// Sets key to value when the object lacks it (or has null there).
+inline void SetDefault(nlohmann::json& object, const char* key, const nlohmann::json& value) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) object[key] = value;
+}
+
 }  // namespace master::resources

@@ -70,5 +70,7 @@ registry::ResourceSpecPtr MutatingWebhookConfigurations();
 registry::ResourceSpecPtr ValidatingWebhookConfigurations();
 // autoscaling/v2
 registry::ResourceSpecPtr HorizontalPodAutoscalers();
+// certificates.k8s.io/v1
+registry::ResourceSpecPtr CertificateSigningRequests();
 
 }  // namespace master::resources

@@ -118,6 +118,7 @@ registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext&
     o.dry_run = true;
   }
   o.field_manager = ctx.request.query.Get("fieldManager").value_or("");
+  o.user = ctx.user;
   if (o.field_manager.size() > 128) {
     return std::unexpected(InvalidOptions(kind, {v::FieldTooLong("fieldManager", 128)}));
   }

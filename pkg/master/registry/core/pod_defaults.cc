@@ -152,17 +152,6 @@ void DefaultVolume(json& volume) {
 
 }  // namespace
 
-void SetDefault(json& object, const char* key, const json& value) {
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) object[key] = value;
-}
-
-json& Child(json& object, const char* key) {
-  json& child = object[key];
-  if (!child.is_object()) child = json::object();
-  return child;
-}
-
 void DefaultPodSpec(json& spec) {
   if (!spec.is_object()) return;
   const bool host_network = spec.value("hostNetwork", false) == true;

@@ -4,10 +4,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-namespace master::resources {
+#include "pkg/master/registry/fields.h"
 
-// Sets key to value when the object lacks it (or has null there).
-void SetDefault(nlohmann::json& object, const char* key, const nlohmann::json& value);
+namespace master::resources {
 
 // Containers, volumes and the spec's own fields (dnsPolicy, restartPolicy,
 // schedulerName, securityContext, terminationGracePeriodSeconds).
@@ -16,8 +15,5 @@ void DefaultPodSpec(nlohmann::json& spec);
 // A pod template (spec.template of a workload): its spec, and the
 // `metadata.creationTimestamp: null` upstream's encoding always writes for it.
 void DefaultPodTemplate(nlohmann::json& template_);
-
-// The object at object[key], made an object when absent or not one.
-nlohmann::json& Child(nlohmann::json& object, const char* key);
 
 }  // namespace master::resources

@@ -165,3 +165,55 @@ TEST_CASE("networking, policy, storage, autoscaling and webhook defaults", "[bui
   CHECK(webhook["clientConfig"]["service"]["port"] == 443);
   CHECK(!webhook.contains("reinvocationPolicy"));
 }
+
+TEST_CASE("certificate signing requests: requester recorded, approval once", "[builtin]") {
+  testing::Chain api;
+  const std::string csrs = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+  // base64 of a PEM block; the server checks the block type, not the key inside.
+  const std::string request =
+      "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQgotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNU"
+      "LS0tLS0K";
+  json csr = api.Create(csrs, {{"metadata", {{"name", "jane"}}},
+                               {"spec",
+                                {{"request", request},
+                                 {"signerName", "kubernetes.io/kube-apiserver-client"},
+                                 {"usages", {"client auth"}},
+                                 {"username", "someone-else"}}},
+                               {"status", {{"certificate", "Zm9v"}}}});
+  CHECK(csr["spec"]["username"] == "system:anonymous");
+  CHECK(csr["spec"]["groups"] == json{"system:unauthenticated"});
+  CHECK(!csr.contains("status"));
+  auto bad = api.Do("POST", csrs,
+                    json{{"metadata", {{"name", "bad"}}},
+                         {"spec", {{"request", "Zm9v"}, {"expirationSeconds", 60}}}}
+                        .dump());
+  REQUIRE(bad.status == 422);
+  std::vector<std::string> fields;
+  const json refused = bad.Json();
+  for (const json& c : refused["details"]["causes"]) fields.push_back(c["field"]);
+  CHECK(fields == std::vector<std::string>{"spec.request", "spec.signerName", "spec.usages",
+                                           "spec.expirationSeconds"});
+
+  // kubectl certificate approve: PUT /approval with an Approved condition.
+  csr["status"] = {
+      {"conditions", {{{"type", "Approved"}, {"status", "True"}, {"reason", "KubectlApprove"}}}}};
+  auto approved = api.Do("PUT", csrs + "/jane/approval", csr.dump());
+  REQUIRE(approved.status == 200);
+  const json condition = approved.Json()["status"]["conditions"][0];
+  CHECK(condition["type"] == "Approved");
+  CHECK(condition.contains("lastUpdateTime"));
+  CHECK(condition.contains("lastTransitionTime"));
+  json both = approved.Json();
+  both["status"]["conditions"].push_back({{"type", "Denied"}, {"status", "True"}});
+  auto denied = api.Do("PUT", csrs + "/jane/approval", both.dump());
+  REQUIRE(denied.status == 422);
+  CHECK(std::string(denied.Json()["message"]).find("mutually exclusive") != std::string::npos);
+  // The signer issues through /status; the table shows it.
+  auto issued = api.Do("PATCH", csrs + "/jane/status", R"({"status":{"certificate":"Zm9v"}})",
+                       {"Content-Type: application/merge-patch+json"});
+  REQUIRE(issued.status == 200);
+  auto table = api.Do("GET", csrs, "", {kTable});
+  const json cells = table.Json()["rows"][0]["cells"];
+  CHECK(cells[3] == "system:anonymous");
+  CHECK(cells[5] == "Approved,Issued");
+}
