@@ -3,6 +3,7 @@
 #include "pkg/aggregator/priority.h"
 
 #include "pkg/genericserver/endpoints/discovery_handler.h"
+#include "pkg/genericserver/endpoints/openapi/openapi_v2.h"
 #include "pkg/genericserver/endpoints/openapi/openapi_v3.h"
 
 namespace aggregator {
@@ -37,6 +38,7 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
   server.Mux().Handle("/apis", endpoints::NewDiscoveryHandler(std::move(documents)));
   // OpenAPI v3 of every group of the chain, the legacy core group included.
   endpoints::openapi::InstallOpenAPIV3(server.Mux(), [&server] { return server.ListedGroups(); });
+  endpoints::openapi::InstallOpenAPIV2(server.Mux(), [&server] { return server.ListedGroups(); });
   return s;
 }
 

@@ -23,6 +23,7 @@
 #include "pkg/genericserver/endpoints/openapi/document_cache.h"
 #include "pkg/genericserver/endpoints/openapi/root_documents.h"
 #include "pkg/genericserver/endpoints/openapi/routes.h"
+#include "pkg/genericserver/endpoints/openapi/serving.h"
 #include "pkg/genericserver/registry/resource_spec.h"
 #include "pkg/genericserver/server/cacheable.h"
 
@@ -60,20 +61,6 @@ std::map<std::string, Source> Sources(const std::vector<APIGroupInfo>& groups) {
   return sources;
 }
 
-// The first components map that has the meta schemas: what custom resources borrow.
-const nlohmann::json* SharedSchemas(const std::vector<APIGroupInfo>& groups) {
-  for (const APIGroupInfo& group : groups) {
-    for (const auto& [version, specs] : group.specs) {
-      for (const registry::ResourceSpecPtr& spec : specs) {
-        if (spec && spec->components && spec->components->contains(kObjectMetaSchema)) {
-          return spec->components;
-        }
-      }
-    }
-  }
-  return nullptr;
-}
-
 std::string HttpTime(std::time_t t, const char* zone) {
   std::tm tm{};
   gmtime_r(&t, &tm);
@@ -89,21 +76,6 @@ std::string OneYearAhead() {
   gmtime_r(&now, &tm);
   tm.tm_year += 1;
   return HttpTime(timegm(&tm), "UTC");
-}
-
-// handler3 serves the first Accept clause that allows application/json (or its protobuf
-// form, which is not implemented here); no Accept is */*.
-bool AcceptsJSON(std::optional<std::string_view> accept) {
-  if (!accept || accept->empty()) return true;
-  std::vector<MediaType> clauses = ParseAccept(*accept);
-  if (clauses.empty()) return true;
-  for (const MediaType& clause : clauses) {
-    if ((clause.type == "application" || clause.type == "*") &&
-        (clause.subtype == "json" || clause.subtype == "*")) {
-      return true;
-    }
-  }
-  return false;
 }
 
 class Service {
