@@ -1,7 +1,10 @@
 #include "pkg/master/master.h"
 
+#include <nlohmann/json.hpp>
+
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
 #include "pkg/genericserver/endpoints/installer.h"
+#include "pkg/genericserver/storage/converting.h"
 #include "pkg/master/bootstrap/kubernetes_service.h"
 #include "pkg/master/bootstrap/priority_classes.h"
 #include "pkg/master/bootstrap/system_namespaces.h"
@@ -48,21 +51,46 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   auto namespaces = store(resources::Namespaces(), nullptr);
   registry::AdmitFunc namespace_lifecycle = admission::NamespaceLifecycle(namespaces);
 
-  // One handler per group-version; every resource but namespaces passes the namespace
-  // lifecycle admission (cluster-scoped ones are not affected by it).
+  // A store serving one version of a resource kept in storage as another.
+  auto converted = [&storage](registry::ResourceSpecPtr spec, storage::Conversion conversion,
+                              registry::AdmitFunc admit) {
+    auto cache = storage::NewConverting(storage.ForResource(spec->storage_prefix + "/"),
+                                        std::move(conversion));
+    return std::make_shared<registry::Store>(std::move(spec), std::move(cache), std::move(admit));
+  };
+
+  // One handler per group-version, the group installed with all its versions (the
+  // preferred one first); every resource but namespaces passes the namespace lifecycle
+  // admission (cluster-scoped ones are not affected by it).
+  struct Version {
+    std::string version;
+    std::vector<registry::ResourceSpecPtr> specs;
+    std::vector<std::shared_ptr<registry::Store>> stores = {};
+  };
+  auto api_group = [&](const std::string& group, std::vector<Version> versions) {
+    GroupVersion all;
+    all.info.group.name = group;
+    for (Version& v : versions) {
+      auto handler = std::make_unique<endpoints::GroupVersionHandler>(group, v.version, lifecycle);
+      if (group.empty()) handler->Add(namespaces);
+      for (auto& made : v.stores) handler->Add(std::move(made));
+      for (auto& spec : v.specs) handler->Add(store(std::move(spec), namespace_lifecycle));
+      GroupVersion gv = MakeGroupVersion(std::move(handler));
+      all.info.group.versions.push_back(v.version);
+      all.info.resources[v.version] = std::move(gv.info.resources[v.version]);
+      all.info.specs[v.version] = std::move(gv.info.specs[v.version]);
+      all.handlers[v.version] = std::move(gv.handlers[v.version]);
+    }
+    if (group.empty()) {
+      s->generic_->InstallLegacyAPIGroup(std::move(all.info), std::move(all.handlers));
+    } else {
+      s->generic_->InstallAPIGroup(std::move(all.info), std::move(all.handlers));
+    }
+  };
   auto group_version = [&](const std::string& group, const std::string& version,
                            std::vector<registry::ResourceSpecPtr> specs,
                            std::vector<std::shared_ptr<registry::Store>> stores = {}) {
-    auto handler = std::make_unique<endpoints::GroupVersionHandler>(group, version, lifecycle);
-    if (group.empty()) handler->Add(namespaces);
-    for (auto& made : stores) handler->Add(std::move(made));
-    for (auto& spec : specs) handler->Add(store(std::move(spec), namespace_lifecycle));
-    GroupVersion gv = MakeGroupVersion(std::move(handler));
-    if (group.empty()) {
-      s->generic_->InstallLegacyAPIGroup(std::move(gv.info), std::move(gv.handlers));
-    } else {
-      s->generic_->InstallAPIGroup(std::move(gv.info), std::move(gv.handlers));
-    }
+    api_group(group, {{version, std::move(specs), std::move(stores)}});
   };
   resources::ServiceRanges ranges;
   ranges.cluster_ip_range = master.service_cluster_ip_range;
@@ -83,7 +111,13 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});
-  group_version("autoscaling", "v2", {resources::HorizontalPodAutoscalers()});
+  storage::Conversion hpa_v1{resources::HorizontalPodAutoscalerToV2,
+                             resources::HorizontalPodAutoscalerToV1};
+  api_group("autoscaling",
+            {{"v2", {resources::HorizontalPodAutoscalers()}},
+             {"v1",
+              {},
+              {converted(resources::HorizontalPodAutoscalersV1(), hpa_v1, namespace_lifecycle)}}});
   group_version("batch", "v1", {resources::Jobs(), resources::CronJobs()});
   group_version("certificates.k8s.io", "v1", {resources::CertificateSigningRequests()});
   group_version(
@@ -101,6 +135,9 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       {resources::MutatingWebhookConfigurations(), resources::ValidatingWebhookConfigurations()});
   auto priority_classes = store(resources::PriorityClasses(), namespace_lifecycle);
   group_version("scheduling.k8s.io", "v1", {}, {priority_classes});
+  storage::Conversion events_v1{resources::EventToCore, resources::EventFromCore};
+  group_version("events.k8s.io", "v1", {},
+                {converted(resources::EventsV1(), events_v1, namespace_lifecycle)});
   group_version("coordination.k8s.io", "v1", {resources::Leases()});
   group_version("node.k8s.io", "v1", {resources::RuntimeClasses()});
   group_version("discovery.k8s.io", "v1", {resources::EndpointSlices()});

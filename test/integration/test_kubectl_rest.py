@@ -89,6 +89,12 @@ def rfc3339(ts):
         int(ts), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+# What kubectl 1.32 prints for `ev` against upstream too: events.k8s.io/v1 events share
+# the core events' short name.
+EV_WARNING = ('Warning: short name "ev" could also match lower priority resource '
+              'events.events.k8s.io\n')
+
+
 def b64(s):
     return base64.b64encode(s.encode()).decode()
 
@@ -429,7 +435,7 @@ class GetTests(KubectlTestCase):
 
     def test_get_events_wide(self):
         before = time.time()
-        out = self.ok("get", "ev", "-n", "gt", "-o", "wide")
+        out = self.ok("get", "ev", "-n", "gt", "-o", "wide", stderr=EV_WARNING)
         after = time.time() + 1
         ages = self._event_ages(before - 1, after)
         rows = self.assert_table(
@@ -584,7 +590,8 @@ class GetTests(KubectlTestCase):
 
     # -- selectors ------------------------------------------------------------
     def names(self, *args):
-        out = self.ok("get", *args, "-o", "name")
+        out = self.ok("get", *args, "-o", "name",
+                      stderr=EV_WARNING if args[0] == "ev" else "")
         return [line.split("/", 1)[1] for line in out.splitlines()]
 
     def test_label_selectors(self):
@@ -1177,7 +1184,8 @@ class DeleteTests(WriteTestCase):
             "involvedObject": {"kind": "ConfigMap", "name": "x",
                                "namespace": "dt"},
             "reason": "R", "message": "m", "type": "Normal"})
-        self.assertEqual(self.ok("delete", "ev", "de", "-n", "dt"),
+        self.assertEqual(self.ok("delete", "ev", "de", "-n", "dt",
+                                 stderr=EV_WARNING),
                          'event "de" deleted\n')
 
     def test_delete_missing(self):

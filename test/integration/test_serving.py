@@ -238,7 +238,8 @@ class DefaultServerTests(unittest.TestCase):
         apis = self.get_json("/apis")
         self.assertEqual(apis["kind"], "APIGroupList")
         self.assertEqual([g["name"] for g in apis["groups"]],
-                         ["apiregistration.k8s.io", "apps", "autoscaling",
+                         ["apiregistration.k8s.io", "apps", "events.k8s.io",
+                          "autoscaling",
                           "batch", "certificates.k8s.io", "networking.k8s.io",
                           "policy",
                           "rbac.authorization.k8s.io", "storage.k8s.io",

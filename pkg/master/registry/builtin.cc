@@ -34,6 +34,7 @@ class HookStrategy final : public registry::Strategy {
   bool TracksGeneration() const override { return hooks_.generation; }
   bool HasStatusSubresource() const override { return status_; }
   bool AllowCreateOnUpdate() const override { return hooks_.create_on_update; }
+  bool GarbageCollected() const override { return hooks_.garbage_collected; }
 
  private:
   KindHooks hooks_;

@@ -28,6 +28,9 @@ struct KindHooks {
   bool generation = false;
   // A PUT of a missing object creates it.
   bool create_on_update = false;
+  // Orphan and Foreground deletions add the garbage collector's finalizers (false for
+  // kinds upstream deletes at once whatever the policy: events).
+  bool garbage_collected = true;
 };
 
 // The strategy made of hooks; status_subresource: the main resource keeps status as

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "pkg/genericserver/registry/allocations.h"
 #include "pkg/genericserver/registry/resource_spec.h"
 #include "pkg/genericserver/registry/store.h"
@@ -68,8 +70,15 @@ registry::ResourceSpecPtr CSIStorageCapacities();
 // admissionregistration.k8s.io/v1
 registry::ResourceSpecPtr MutatingWebhookConfigurations();
 registry::ResourceSpecPtr ValidatingWebhookConfigurations();
-// autoscaling/v2
+// autoscaling/v2, and v1 (stored as v2)
 registry::ResourceSpecPtr HorizontalPodAutoscalers();
+registry::ResourceSpecPtr HorizontalPodAutoscalersV1();
+nlohmann::json HorizontalPodAutoscalerToV2(const nlohmann::json& v1);
+nlohmann::json HorizontalPodAutoscalerToV1(const nlohmann::json& v2);
+// events.k8s.io/v1 (stored as core/v1 events)
+registry::ResourceSpecPtr EventsV1();
+nlohmann::json EventToCore(const nlohmann::json& event);
+nlohmann::json EventFromCore(const nlohmann::json& event);
 // certificates.k8s.io/v1
 registry::ResourceSpecPtr CertificateSigningRequests();
 

@@ -5,6 +5,7 @@
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/table.h"
+#include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/registry/schema.h"
 #include "pkg/util/strings.h"
@@ -14,17 +15,6 @@ namespace {
 
 using nlohmann::json;
 namespace v = apimachinery::validation;
-
-std::string Str(const json& object, const char* field) {
-  auto it = object.find(field);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-const json& Sub(const json& object, const char* field) {
-  static const json empty = json::object();
-  auto it = object.find(field);
-  return it != object.end() && it->is_object() ? *it : empty;
-}
 
 std::string Since(const std::string& timestamp, std::chrono::system_clock::time_point now) {
   auto t = registry::ParseTime(timestamp);
