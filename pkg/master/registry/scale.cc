@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/master/registry/apps/workload.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/schemas/schemas.h"
 
@@ -75,6 +76,12 @@ class ScaleView final : public registry::SubresourceView {
 }  // namespace
 
 void AddScale(registry::ResourceSpec& spec, std::function<std::string(const json&)> selector) {
+  if (!selector) {
+    selector = [](const json& object) {
+      const std::string text = FormatLabelSelector(Sub(Sub(object, "spec"), "selector"));
+      return text == "<none>" ? std::string() : text;
+    };
+  }
   std::vector<std::string> verbs = {"get", "patch", "update"};
   for (const schemas::Resource& r : schemas::Resources(spec.GroupVersion())) {
     if (r.name == spec.plural + "/scale") verbs = r.verbs;

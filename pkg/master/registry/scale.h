@@ -13,8 +13,8 @@
 namespace master::resources {
 
 // Adds `scale` to the spec (verbs from the schema data); `selector` prints the object's
-// label selector for status.selector.
+// label selector for status.selector (default: spec.selector, a metav1.LabelSelector).
 void AddScale(registry::ResourceSpec& spec,
-              std::function<std::string(const nlohmann::json& object)> selector);
+              std::function<std::string(const nlohmann::json& object)> selector = nullptr);
 
 }  // namespace master::resources

@@ -10,6 +10,12 @@ namespace endpoints::handlers {
 
 // An object body for create and update.
 registry::Result<nlohmann::json> DecodeObject(const RequestContext& ctx);
+// The patch media types.
+inline constexpr char kJSONPatch[] = "application/json-patch+json";
+inline constexpr char kMergePatch[] = "application/merge-patch+json";
+inline constexpr char kStrategicPatch[] = "application/strategic-merge-patch+json";
+inline constexpr char kApplyPatch[] = "application/apply-patch+yaml";
+
 // The media type of the body, lower-case, without parameters ("" when absent).
 std::string BodyMediaType(const RequestContext& ctx);
 // What POST and PUT read: the write options and the body, decoded and field-checked.

@@ -16,15 +16,6 @@ namespace endpoints::handlers {
 using nlohmann::json;
 namespace patch = apimachinery::patch;
 
-namespace {
-
-constexpr char kJSONPatch[] = "application/json-patch+json";
-constexpr char kMergePatch[] = "application/merge-patch+json";
-constexpr char kStrategicPatch[] = "application/strategic-merge-patch+json";
-constexpr char kApplyPatch[] = "application/apply-patch+yaml";
-
-}  // namespace
-
 Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
   auto target = co_await Negotiate(ctx, out, false);
   if (!target) co_return;

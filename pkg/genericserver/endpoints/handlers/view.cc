@@ -17,10 +17,6 @@ namespace patch = apimachinery::patch;
 
 namespace {
 
-constexpr char kJSONPatch[] = "application/json-patch+json";
-constexpr char kMergePatch[] = "application/merge-patch+json";
-constexpr char kStrategicPatch[] = "application/strategic-merge-patch+json";
-
 // The new view from the old one: the body of a PUT, or the old view patched.
 using ViewUpdate = std::function<registry::Result<json>(const json& current_view)>;
 

@@ -54,11 +54,7 @@ registry::ResourceSpecPtr DaemonSets() {
                     {"numberReady", 0}};
   };
   hooks.validate = Validate;
-  hooks.validate_update = [](const json& ds, const json& old) {
-    registry::FieldErrors errors;
-    ValidateSelectorUnchanged(ds, old, errors);
-    return errors;
-  };
+  hooks.validate_update = SelectorUnchanged;
   hooks.generation = true;
   auto spec = Builtin("apps/v1", "daemonsets", std::move(hooks));
   spec->short_names = {"ds"};

@@ -62,12 +62,6 @@ registry::FieldErrors Validate(const json& d) {
   return errors;
 }
 
-registry::FieldErrors ValidateUpdate(const json& d, const json& old) {
-  registry::FieldErrors errors;
-  ValidateSelectorUnchanged(d, old, errors);
-  return errors;
-}
-
 }  // namespace
 
 registry::ResourceSpecPtr Deployments() {
@@ -75,7 +69,7 @@ registry::ResourceSpecPtr Deployments() {
   hooks.defaults = Default;
   hooks.prepare_create = [](json& d) { d["status"] = json::object(); };
   hooks.validate = Validate;
-  hooks.validate_update = ValidateUpdate;
+  hooks.validate_update = SelectorUnchanged;
   hooks.generation = true;
   auto spec = Builtin("apps/v1", "deployments", std::move(hooks));
   spec->short_names = {"deploy"};
@@ -98,10 +92,7 @@ registry::ResourceSpecPtr Deployments() {
     AppendTemplateCells(Sub(s, "template"), s.value("selector", json()), row);
     return row;
   };
-  AddScale(*spec, [](const json& object) {
-    const std::string selector = FormatLabelSelector(Sub(Sub(object, "spec"), "selector"));
-    return selector == "<none>" ? std::string() : selector;
-  });
+  AddScale(*spec);
   return Finish(std::move(spec));
 }
 

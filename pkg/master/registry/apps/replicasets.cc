@@ -38,36 +38,13 @@ registry::ResourceSpecPtr ReplicaSets() {
   };
   hooks.prepare_create = [](json& rs) { rs["status"] = {{"replicas", 0}}; };
   hooks.validate = Validate;
-  hooks.validate_update = [](const json& rs, const json& old) {
-    registry::FieldErrors errors;
-    ValidateSelectorUnchanged(rs, old, errors);
-    return errors;
-  };
+  hooks.validate_update = SelectorUnchanged;
   hooks.generation = true;
   auto spec = Builtin("apps/v1", "replicasets", std::move(hooks));
   spec->short_names = {"rs"};
   spec->categories = {"all"};
-  spec->columns = {
-      registry::NameColumn(),
-      {"Desired", "integer", "", "The number of pods wanted.", 0},
-      {"Current", "integer", "", "The number of pods that exist.", 0},
-      {"Ready", "integer", "", "The number of pods that are ready.", 0},
-      registry::AgeColumn(),
-  };
-  for (auto& c : TemplateColumns()) spec->columns.push_back(std::move(c));
-  spec->row = [](const json& rs, std::chrono::system_clock::time_point now) {
-    const json& s = Sub(rs, "spec");
-    const json& status = Sub(rs, "status");
-    std::vector<json> row{registry::MetaString(rs, "name"), Int(s, "replicas"),
-                          Int(status, "replicas"), Int(status, "readyReplicas"),
-                          registry::Age(rs, now)};
-    AppendTemplateCells(Sub(s, "template"), s.value("selector", json()), row);
-    return row;
-  };
-  AddScale(*spec, [](const json& object) {
-    const std::string selector = FormatLabelSelector(Sub(Sub(object, "spec"), "selector"));
-    return selector == "<none>" ? std::string() : selector;
-  });
+  SetReplicaTable(*spec, [](const json& rs) { return Sub(rs, "spec").value("selector", json()); });
+  AddScale(*spec);
   return Finish(std::move(spec));
 }
 

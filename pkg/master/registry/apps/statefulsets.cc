@@ -68,11 +68,7 @@ registry::ResourceSpecPtr StatefulSets() {
     sts["status"] = {{"availableReplicas", 0}, {"replicas", 0}};
   };
   hooks.validate = Validate;
-  hooks.validate_update = [](const json& sts, const json& old) {
-    registry::FieldErrors errors;
-    ValidateSelectorUnchanged(sts, old, errors);
-    return errors;
-  };
+  hooks.validate_update = SelectorUnchanged;
   hooks.generation = true;
   auto spec = Builtin("apps/v1", "statefulsets", std::move(hooks));
   spec->short_names = {"sts"};
@@ -95,10 +91,7 @@ registry::ResourceSpecPtr StatefulSets() {
     row.pop_back();
     return row;
   };
-  AddScale(*spec, [](const json& object) {
-    const std::string selector = FormatLabelSelector(Sub(Sub(object, "spec"), "selector"));
-    return selector == "<none>" ? std::string() : selector;
-  });
+  AddScale(*spec);
   return Finish(std::move(spec));
 }
 

@@ -7,6 +7,8 @@
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
+#include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/genericserver/registry/table.h"
 #include "pkg/master/registry/fields.h"
 
 namespace master::resources {
@@ -152,13 +154,13 @@ void ValidateSelector(const json& object, const std::string& kind, registry::Fie
   }
 }
 
-void ValidateSelectorUnchanged(const json& object, const json& old, registry::FieldErrors& errors) {
-  const json& now = Sub(object, "spec").value("selector", json());
-  const json& before = Sub(old, "spec").value("selector", json());
-  if (now != before) {
-    errors.push_back(v::FieldInvalid("spec.selector", GoLabelSelector(now), "field is immutable"));
-    errors.back().value_form = v::ValueForm::kVerbatim;
-  }
+registry::FieldErrors SelectorUnchanged(const json& object, const json& old) {
+  const json now = Sub(object, "spec").value("selector", json());
+  if (now == Sub(old, "spec").value("selector", json())) return {};
+  registry::FieldErrors errors{
+      v::FieldInvalid("spec.selector", GoLabelSelector(now), "field is immutable")};
+  errors.back().value_form = v::ValueForm::kVerbatim;
+  return errors;
 }
 
 void ValidateNonNegative(const json& object, const std::vector<const char*>& fields,
@@ -192,6 +194,26 @@ void AppendTemplateCells(const json& pod_template, const json& selector, std::ve
   row.push_back(Join(names, ","));
   row.push_back(Join(images, ","));
   row.push_back(FormatLabelSelector(selector));
+}
+
+void SetReplicaTable(registry::ResourceSpec& spec, std::function<json(const json&)> selector) {
+  spec.columns = {
+      registry::NameColumn(),
+      {"Desired", "integer", "", "The number of pods wanted.", 0},
+      {"Current", "integer", "", "The number of pods that exist.", 0},
+      {"Ready", "integer", "", "The number of pods that are ready.", 0},
+      registry::AgeColumn(),
+  };
+  for (auto& c : TemplateColumns()) spec.columns.push_back(std::move(c));
+  spec.row = [selector](const json& object, std::chrono::system_clock::time_point now) {
+    const json& s = Sub(object, "spec");
+    const json& status = Sub(object, "status");
+    std::vector<json> row{registry::MetaString(object, "name"), Int(s, "replicas"),
+                          Int(status, "replicas"), Int(status, "readyReplicas"),
+                          registry::Age(object, now)};
+    AppendTemplateCells(Sub(s, "template"), selector(object), row);
+    return row;
+  };
 }
 
 }  // namespace master::resources

@@ -4,6 +4,7 @@
 // immutability, Go's printing of a selector in error messages, and the wide table columns
 // CONTAINERS / IMAGES / SELECTOR.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,8 @@ std::string GoLabelSelector(const nlohmann::json& selector);
 // "deployment"), spec.template.metadata.labels selected by it.
 void ValidateSelector(const nlohmann::json& object, const std::string& kind,
                       registry::FieldErrors& errors);
-// apps/v1 selectors do not change after creation.
-void ValidateSelectorUnchanged(const nlohmann::json& object, const nlohmann::json& old,
-                               registry::FieldErrors& errors);
+// apps/v1 selectors do not change after creation (a KindHooks::validate_update).
+registry::FieldErrors SelectorUnchanged(const nlohmann::json& object, const nlohmann::json& old);
 // spec.replicas (when set) >= 0, and other non-negative counts of spec.
 void ValidateNonNegative(const nlohmann::json& object, const std::vector<const char*>& fields,
                          registry::FieldErrors& errors);
@@ -37,5 +37,10 @@ void ValidateNonNegative(const nlohmann::json& object, const std::vector<const c
 std::vector<registry::TableColumn> TemplateColumns();
 void AppendTemplateCells(const nlohmann::json& pod_template, const nlohmann::json& selector,
                          std::vector<nlohmann::json>& row);
+
+// The NAME, DESIRED, CURRENT, READY, AGE table (and the wide template columns) of replica
+// sets and replication controllers; `selector` gives the object's metav1.LabelSelector.
+void SetReplicaTable(registry::ResourceSpec& spec,
+                     std::function<nlohmann::json(const nlohmann::json& object)> selector);
 
 }  // namespace master::resources

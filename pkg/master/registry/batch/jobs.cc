@@ -68,8 +68,7 @@ registry::FieldErrors Validate(const json& job) {
 }
 
 registry::FieldErrors ValidateUpdate(const json& job, const json& old) {
-  registry::FieldErrors errors;
-  ValidateSelectorUnchanged(job, old, errors);
+  registry::FieldErrors errors = SelectorUnchanged(job, old);
   if (Sub(job, "spec").value("template", json()) != Sub(old, "spec").value("template", json())) {
     errors.push_back(v::FieldInvalid("spec.template", "", "field is immutable"));
     errors.back().value_form = v::ValueForm::kOmitted;

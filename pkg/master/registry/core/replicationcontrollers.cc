@@ -60,23 +60,9 @@ registry::ResourceSpecPtr ReplicationControllers() {
   auto spec = Builtin("v1", "replicationcontrollers", std::move(hooks));
   spec->short_names = {"rc"};
   spec->categories = {"all"};
-  spec->columns = {
-      registry::NameColumn(),
-      {"Desired", "integer", "", "The number of pods wanted.", 0},
-      {"Current", "integer", "", "The number of pods that exist.", 0},
-      {"Ready", "integer", "", "The number of pods that are ready.", 0},
-      registry::AgeColumn(),
-  };
-  for (auto& c : TemplateColumns()) spec->columns.push_back(std::move(c));
-  spec->row = [](const json& rc, std::chrono::system_clock::time_point now) {
-    const json& s = Sub(rc, "spec");
-    const json& status = Sub(rc, "status");
-    std::vector<json> row{registry::MetaString(rc, "name"), Int(s, "replicas"),
-                          Int(status, "replicas"), Int(status, "readyReplicas"),
-                          registry::Age(rc, now)};
-    AppendTemplateCells(Sub(s, "template"), json{{"matchLabels", Sub(s, "selector")}}, row);
-    return row;
-  };
+  SetReplicaTable(*spec, [](const json& rc) {
+    return json{{"matchLabels", Sub(Sub(rc, "spec"), "selector")}};
+  });
   spec->fields["status.replicas"] = [](const json& rc) {
     return std::to_string(Int(Sub(rc, "status"), "replicas"));
   };
