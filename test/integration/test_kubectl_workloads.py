@@ -217,6 +217,27 @@ class WorkloadTests(WriteTestCase):
         self.ok("patch", "deploy", "smp", "-n", "wl", "--type=json", "-p",
                 '[{"op":"remove","path":"/metadata/finalizers"}]')
 
+    def test_edit_and_explain_deployment(self):
+        self.apply(DEPLOYMENT.replace("name: web", "name: edited"))
+        editor = self.kubectl.write(
+            "#!/bin/sh\nsed -i -e 's/image: nginx:1.25/image: nginx:1.27/' \"$1\"\n",
+            mode=0o755, name="editor-deploy.sh")
+        r = self.k("edit", "deploy", "edited", "-n", "wl",
+                   env={"KUBE_EDITOR": editor})
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (0, "deployment.apps/edited edited\n", ""))
+        d = json.loads(self.ok("get", "deploy", "edited", "-n", "wl", "-o",
+                               "json"))
+        self.assertEqual(
+            d["spec"]["template"]["spec"]["containers"][0]["image"],
+            "nginx:1.27")
+        self.assertEqual(d["metadata"]["generation"], 2)
+        out = self.ok("explain", "deployment.spec.replicas")
+        self.assertIn("GROUP:      apps", out)
+        self.assertIn("FIELD: replicas <integer>", out)
+        out = self.ok("explain", "pod.spec.initContainers.restartPolicy")
+        self.assertIn("FIELD: restartPolicy <string>", out)
+
     def test_scale(self):
         self.apply(DEPLOYMENT.replace("name: web", "name: scaled"))
         self.assertEqual(self.ok("scale", "deploy", "scaled", "-n", "wl",
@@ -303,28 +324,107 @@ class WorkloadTests(WriteTestCase):
                       '"Always": supported values: "OnFailure", "Never"', err)
 
     def test_api_resources(self):
+        """Every row kubectl prints is upstream 1.32's row for that resource."""
         out = self.ok("api-resources")
+        lines = out.splitlines()
+        self.assertEqual(lines[0].split(), ["NAME", "SHORTNAMES", "APIVERSION",
+                                            "NAMESPACED", "KIND"])
         rows = {}
-        for line in out.splitlines()[1:]:
+        for line in lines[1:]:
             cells = line.split()
             if len(cells) == 4:  # no short names
                 cells.insert(1, "")
             rows[(cells[0], cells[2])] = cells
-        for want in (["pods", "po", "v1", "true", "Pod"],
-                     ["services", "svc", "v1", "true", "Service"],
-                     ["endpoints", "ep", "v1", "true", "Endpoints"],
-                     ["deployments", "deploy", "apps/v1", "true",
-                      "Deployment"],
-                     ["replicasets", "rs", "apps/v1", "true", "ReplicaSet"],
-                     ["statefulsets", "sts", "apps/v1", "true",
-                      "StatefulSet"],
-                     ["daemonsets", "ds", "apps/v1", "true", "DaemonSet"],
-                     ["controllerrevisions", "", "apps/v1", "true",
-                      "ControllerRevision"],
-                     ["jobs", "", "batch/v1", "true", "Job"],
-                     ["cronjobs", "cj", "batch/v1", "true", "CronJob"]):
-            self.assertEqual(rows[(want[0], want[2])], want)
+        missing_upstream_rows = []
+        for key, row in rows.items():
+            want = UPSTREAM_API_RESOURCES.get(key)
+            if want is None:
+                missing_upstream_rows.append(key)
+            else:
+                self.assertEqual(row, [key[0], want[0], key[1], want[1], want[2]])
+        self.assertEqual(missing_upstream_rows, [])
+        # The workload kinds are all there.
+        for key in (("pods", "v1"), ("services", "v1"), ("deployments", "apps/v1"),
+                    ("jobs", "batch/v1"), ("ingresses", "networking.k8s.io/v1"),
+                    ("roles", "rbac.authorization.k8s.io/v1"),
+                    ("horizontalpodautoscalers", "autoscaling/v2"),
+                    ("events", "events.k8s.io/v1")):
+            self.assertIn(key, rows)
 
+
+# `kubectl api-resources` against upstream kube-apiserver 1.32 (default feature gates):
+# (name, apiVersion) -> (short names, namespaced, kind).
+UPSTREAM_API_RESOURCES = {
+    ("bindings", "v1"): ("", "true", "Binding"),
+    ("componentstatuses", "v1"): ("cs", "false", "ComponentStatus"),
+    ("configmaps", "v1"): ("cm", "true", "ConfigMap"),
+    ("endpoints", "v1"): ("ep", "true", "Endpoints"),
+    ("events", "v1"): ("ev", "true", "Event"),
+    ("limitranges", "v1"): ("limits", "true", "LimitRange"),
+    ("namespaces", "v1"): ("ns", "false", "Namespace"),
+    ("nodes", "v1"): ("no", "false", "Node"),
+    ("persistentvolumeclaims", "v1"): ("pvc", "true", "PersistentVolumeClaim"),
+    ("persistentvolumes", "v1"): ("pv", "false", "PersistentVolume"),
+    ("pods", "v1"): ("po", "true", "Pod"),
+    ("podtemplates", "v1"): ("", "true", "PodTemplate"),
+    ("replicationcontrollers", "v1"): ("rc", "true", "ReplicationController"),
+    ("resourcequotas", "v1"): ("quota", "true", "ResourceQuota"),
+    ("secrets", "v1"): ("", "true", "Secret"),
+    ("serviceaccounts", "v1"): ("sa", "true", "ServiceAccount"),
+    ("services", "v1"): ("svc", "true", "Service"),
+    ("mutatingwebhookconfigurations", "admissionregistration.k8s.io/v1"):
+        ("", "false", "MutatingWebhookConfiguration"),
+    ("validatingadmissionpolicies", "admissionregistration.k8s.io/v1"):
+        ("", "false", "ValidatingAdmissionPolicy"),
+    ("validatingadmissionpolicybindings", "admissionregistration.k8s.io/v1"):
+        ("", "false", "ValidatingAdmissionPolicyBinding"),
+    ("validatingwebhookconfigurations", "admissionregistration.k8s.io/v1"):
+        ("", "false", "ValidatingWebhookConfiguration"),
+    ("customresourcedefinitions", "apiextensions.k8s.io/v1"):
+        ("crd,crds", "false", "CustomResourceDefinition"),
+    ("apiservices", "apiregistration.k8s.io/v1"): ("", "false", "APIService"),
+    ("controllerrevisions", "apps/v1"): ("", "true", "ControllerRevision"),
+    ("daemonsets", "apps/v1"): ("ds", "true", "DaemonSet"),
+    ("deployments", "apps/v1"): ("deploy", "true", "Deployment"),
+    ("replicasets", "apps/v1"): ("rs", "true", "ReplicaSet"),
+    ("statefulsets", "apps/v1"): ("sts", "true", "StatefulSet"),
+    ("selfsubjectreviews", "authentication.k8s.io/v1"): ("", "false", "SelfSubjectReview"),
+    ("tokenreviews", "authentication.k8s.io/v1"): ("", "false", "TokenReview"),
+    ("localsubjectaccessreviews", "authorization.k8s.io/v1"):
+        ("", "true", "LocalSubjectAccessReview"),
+    ("selfsubjectaccessreviews", "authorization.k8s.io/v1"):
+        ("", "false", "SelfSubjectAccessReview"),
+    ("selfsubjectrulesreviews", "authorization.k8s.io/v1"):
+        ("", "false", "SelfSubjectRulesReview"),
+    ("subjectaccessreviews", "authorization.k8s.io/v1"): ("", "false", "SubjectAccessReview"),
+    ("horizontalpodautoscalers", "autoscaling/v2"): ("hpa", "true", "HorizontalPodAutoscaler"),
+    ("cronjobs", "batch/v1"): ("cj", "true", "CronJob"),
+    ("jobs", "batch/v1"): ("", "true", "Job"),
+    ("certificatesigningrequests", "certificates.k8s.io/v1"):
+        ("csr", "false", "CertificateSigningRequest"),
+    ("leases", "coordination.k8s.io/v1"): ("", "true", "Lease"),
+    ("endpointslices", "discovery.k8s.io/v1"): ("", "true", "EndpointSlice"),
+    ("events", "events.k8s.io/v1"): ("ev", "true", "Event"),
+    ("flowschemas", "flowcontrol.apiserver.k8s.io/v1"): ("", "false", "FlowSchema"),
+    ("prioritylevelconfigurations", "flowcontrol.apiserver.k8s.io/v1"):
+        ("", "false", "PriorityLevelConfiguration"),
+    ("ingressclasses", "networking.k8s.io/v1"): ("", "false", "IngressClass"),
+    ("ingresses", "networking.k8s.io/v1"): ("ing", "true", "Ingress"),
+    ("networkpolicies", "networking.k8s.io/v1"): ("netpol", "true", "NetworkPolicy"),
+    ("runtimeclasses", "node.k8s.io/v1"): ("", "false", "RuntimeClass"),
+    ("poddisruptionbudgets", "policy/v1"): ("pdb", "true", "PodDisruptionBudget"),
+    ("clusterrolebindings", "rbac.authorization.k8s.io/v1"):
+        ("", "false", "ClusterRoleBinding"),
+    ("clusterroles", "rbac.authorization.k8s.io/v1"): ("", "false", "ClusterRole"),
+    ("rolebindings", "rbac.authorization.k8s.io/v1"): ("", "true", "RoleBinding"),
+    ("roles", "rbac.authorization.k8s.io/v1"): ("", "true", "Role"),
+    ("priorityclasses", "scheduling.k8s.io/v1"): ("pc", "false", "PriorityClass"),
+    ("csidrivers", "storage.k8s.io/v1"): ("", "false", "CSIDriver"),
+    ("csinodes", "storage.k8s.io/v1"): ("", "false", "CSINode"),
+    ("csistoragecapacities", "storage.k8s.io/v1"): ("", "true", "CSIStorageCapacity"),
+    ("storageclasses", "storage.k8s.io/v1"): ("sc", "false", "StorageClass"),
+    ("volumeattachments", "storage.k8s.io/v1"): ("", "false", "VolumeAttachment"),
+}
 
 if __name__ == "__main__":
     unittest.main()
