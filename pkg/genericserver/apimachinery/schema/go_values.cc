@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 namespace apimachinery::schema {
@@ -462,6 +463,83 @@ std::optional<std::string> QuantityParseError(std::string_view text) {
     if (IsDigitChar(c)) return std::nullopt;
   }
   return std::string(kErrNumeric);
+}
+
+std::optional<std::string> QuantityCanonical(std::string_view text) {
+  if (QuantityParseError(text)) return std::nullopt;
+  const std::string_view str = TrimSpace(text);
+  using Int = __int128;
+  constexpr Int kNano = 1000000000;
+  constexpr Int kLimit = static_cast<Int>(1) << 120;  // far from overflow in what follows
+  size_t pos = 0;
+  bool negative = false;
+  if (pos < str.size() && (str[pos] == '-' || str[pos] == '+')) negative = str[pos++] == '-';
+  Int digits = 0;
+  int32_t fraction = 0;
+  bool in_fraction = false;
+  for (; pos < str.size() && (IsDigitChar(str[pos]) || str[pos] == '.'); ++pos) {
+    if (str[pos] == '.') {
+      in_fraction = true;
+      continue;
+    }
+    digits = digits * 10 + (str[pos] - '0');
+    if (in_fraction) ++fraction;
+    if (digits > kLimit) return std::nullopt;
+  }
+  int32_t exponent = 0;
+  QuantityFormat format = QuantityFormat::kDecimalSI;
+  if (!InterpretSuffix(str.substr(pos), exponent, format)) return std::nullopt;
+
+  // The value in nano units, rounded away from zero: digits * base^exponent * 10^9 / 10^fraction.
+  Int numerator = digits * kNano;
+  Int denominator = 1;
+  for (int32_t i = 0; i < fraction; ++i) denominator *= 10;
+  if (fraction > 30) return std::nullopt;
+  const int base = format == QuantityFormat::kBinarySI ? 2 : 10;
+  for (int32_t i = 0; i < std::abs(exponent); ++i) {
+    if (exponent > 0) {
+      numerator *= base;
+    } else {
+      denominator *= base;
+    }
+    if (numerator > kLimit || denominator > kLimit) return std::nullopt;
+  }
+  Int nano = numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
+  if (nano == 0) return std::string("0");
+
+  auto print = [](Int v) {
+    std::string out;
+    while (v > 0) {
+      out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+      v /= 10;
+    }
+    return out.empty() ? std::string("0") : out;
+  };
+  const std::string sign = negative ? "-" : "";
+  // Binary stays binary for whole values of at least 1024: the largest power of 1024.
+  if (format == QuantityFormat::kBinarySI && nano >= 1024 * kNano && nano % kNano == 0) {
+    static constexpr const char* kBinary[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    Int value = nano / kNano;
+    int step = 0;
+    while (step < 6 && value % 1024 == 0) {
+      value /= 1024;
+      ++step;
+    }
+    return sign + print(value) + kBinary[step];
+  }
+  // Decimal: a whole mantissa and an exponent that is a multiple of 3, as small a mantissa
+  // as stays whole (up to E).
+  Int mantissa = nano;
+  int32_t power = -9;
+  while (power < 18 && mantissa % 1000 == 0) {
+    mantissa /= 1000;
+    power += 3;
+  }
+  if (format == QuantityFormat::kDecimalExponent) {
+    return sign + print(mantissa) + (power == 0 ? "" : "e" + std::to_string(power));
+  }
+  static constexpr const char* kDecimal[] = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
+  return sign + print(mantissa) + kDecimal[(power + 9) / 3];
 }
 
 }  // namespace apimachinery::schema

@@ -302,11 +302,14 @@ bool Checker::Walk(json& v, const Node& node, const TypeRef& ref) {
       return true;
     }
     if (node.name == kQuantity) {
-      if (v.is_number()) return true;  // every JSON number is a valid quantity
-      // Quantity.UnmarshalJSON parses the raw text; only a string loses its quotes.
-      auto err = v.is_string() ? QuantityParseError(v.get_ref<const std::string&>())
-                               : QuantityParseError(v.dump());
-      if (err) return Fail(std::move(*err));
+      // Quantity.UnmarshalJSON parses the raw text; only a string loses its quotes. Every
+      // JSON number is a valid quantity. Stored in its canonical form, as upstream
+      // re-encodes it.
+      const std::string raw = v.is_string() ? v.get<std::string>() : v.dump();
+      if (!v.is_number()) {
+        if (auto err = QuantityParseError(raw)) return Fail(std::move(*err));
+      }
+      if (auto canonical = QuantityCanonical(raw)) v = std::move(*canonical);
       return true;
     }
     for (std::string_view any : kAnyValue) {

@@ -421,3 +421,45 @@ TEST_CASE("times are kept as upstream re-encodes them", "[typecheck]") {
   CHECK(GoTimeCanonical(kRFC3339, "2024-01-02T3:04:05Z") == "2024-01-02T03:04:05Z");
   CHECK(GoTimeCanonical(kRFC3339, "0000-01-01T00:00:00+01:00") == std::nullopt);
 }
+
+TEST_CASE("quantities are stored in upstream's canonical form", "[typecheck]") {
+  using apimachinery::schema::QuantityCanonical;
+  const std::vector<std::pair<std::string, std::string>> cases = {{"1000m", "1"},
+                                                                  {"0.5", "500m"},
+                                                                  {"1.5", "1500m"},
+                                                                  {"1500", "1500"},
+                                                                  {"1000", "1k"},
+                                                                  {"1000000", "1M"},
+                                                                  {"100M", "100M"},
+                                                                  {"2048", "2048"},
+                                                                  {"1.5Gi", "1536Mi"},
+                                                                  {"1024Mi", "1Gi"},
+                                                                  {"512Ki", "512Ki"},
+                                                                  {"0.5Ki", "512"},
+                                                                  {"1023", "1023"},
+                                                                  {"0.1Gi", "107374182400m"},
+                                                                  {"1e3", "1e3"},
+                                                                  {"1.5e3", "1500"},
+                                                                  {"-1", "-1"},
+                                                                  {"+1", "1"},
+                                                                  {"01", "1"},
+                                                                  {"1.0", "1"},
+                                                                  {"0", "0"},
+                                                                  {"0.0000000001", "1n"},
+                                                                  {"128974848", "128974848"},
+                                                                  {"129e6", "129e6"},
+                                                                  {"123Mi", "123Mi"},
+                                                                  {"0.000001", "1u"}};
+  for (const auto& [in, want] : cases) {
+    INFO(in);
+    CHECK(QuantityCanonical(in) == want);
+  }
+  CHECK(QuantityCanonical("1Gb") == std::nullopt);
+  // In an object, strings and numbers alike.
+  json pod = json::parse(
+      R"({"spec":{"containers":[{"resources":{"limits":{"cpu":0.5,"memory":"1024Mi"}}}]}})");
+  REQUIRE(apimachinery::schema::CheckTypes(pod, *schemas::Components("v1"),
+                                           "io.k8s.api.core.v1.Pod") == std::nullopt);
+  CHECK(pod["spec"]["containers"][0]["resources"]["limits"] ==
+        json::parse(R"({"cpu":"500m","memory":"1Gi"})"));
+}
