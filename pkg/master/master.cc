@@ -140,7 +140,8 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
                 {converted(resources::EventsV1(), events_v1, namespace_lifecycle)});
   group_version("coordination.k8s.io", "v1", {resources::Leases()});
   group_version("node.k8s.io", "v1", {resources::RuntimeClasses()});
-  group_version("discovery.k8s.io", "v1", {resources::EndpointSlices()});
+  auto endpoint_slices = store(resources::EndpointSlices(), namespace_lifecycle);
+  group_version("discovery.k8s.io", "v1", {}, {endpoint_slices});
 
   s->generic_->AddPostStartHook("start-system-namespaces-controller",
                                 bootstrap::SystemNamespaces(namespaces));
@@ -156,9 +157,9 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   if (colon != std::string::npos) kubernetes.port = std::stoi(address.substr(colon + 1));
   s->generic_->AddPostStartHook("scheduling/bootstrap-system-priority-classes",
                                 bootstrap::SystemPriorityClasses(priority_classes));
-  s->generic_->AddPostStartHook(
-      "bootstrap-controller",
-      bootstrap::KubernetesServiceHook(namespaces, services, endpoints, kubernetes));
+  s->generic_->AddPostStartHook("bootstrap-controller",
+                                bootstrap::KubernetesServiceHook(namespaces, services, endpoints,
+                                                                 endpoint_slices, kubernetes));
   return s;
 }
 

@@ -140,6 +140,14 @@ class WorkloadTests(WriteTestCase):
         self.assertEqual(ep["subsets"][0]["ports"],
                          [{"name": "https", "port": self.server.port,
                            "protocol": "TCP"}])
+        slice_ = json.loads(self.ok("get", "endpointslice", "kubernetes", "-n",
+                                    "default", "-o", "json"))
+        self.assertEqual(slice_["addressType"], "IPv4")
+        self.assertEqual(slice_["metadata"]["labels"],
+                         {"kubernetes.io/service-name": "kubernetes"})
+        self.assertEqual(slice_["ports"],
+                         [{"name": "https", "port": self.server.port,
+                           "protocol": "TCP"}])
 
     def test_apply_deployment_then_reapply_and_diff(self):
         self.assertEqual(self.apply(DEPLOYMENT),

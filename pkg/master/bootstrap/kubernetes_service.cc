@@ -1,5 +1,7 @@
 #include "pkg/master/bootstrap/kubernetes_service.h"
 
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 namespace master::bootstrap {
@@ -7,44 +9,50 @@ namespace {
 
 using nlohmann::json;
 
-// Writes `desired` unless the stored object already has its spec (or subsets).
+// Creates `desired` ("kubernetes" in default), or corrects the stored one when one of
+// `fields` differs: objects compared and merged key by key (a held cluster IP is never
+// changed), anything else replaced.
 Awaitable<std::expected<void, std::string>> Ensure(registry::Store& store, json desired,
-                                                   const char* field) {
+                                                   std::vector<const char*> fields) {
+  const registry::WriteOptions options;
   auto got = co_await store.Get("default", "kubernetes", "");
-  if (got) {
-    const json stored = registry::Parse(**got);
-    const json& have = stored.contains(field) ? stored[field] : json();
-    bool same = true;
-    if (desired[field].is_object()) {
-      // The fields set here, the cluster IP aside (it never changes once held).
-      for (const auto& [key, value] : desired[field].items()) {
-        if (key != "clusterIP" && (!have.is_object() || have.value(key, json()) != value)) {
-          same = false;
-        }
-      }
-    } else {
-      same = have == desired[field];
-    }
-    if (same) co_return std::expected<void, std::string>();
-  } else if (got.error().code != 404) {
-    co_return std::unexpected(got.error().message);
+  if (!got && got.error().code != 404) co_return std::unexpected(got.error().message);
+  if (!got) {
+    auto created = co_await store.Create("default", desired, options);
+    if (created || created.error().code == 409) co_return std::expected<void, std::string>();
+    co_return std::unexpected(created.error().message);
   }
-  registry::UpdateFunc replace = [desired](const json* old) -> Awaitable<registry::Result<json>> {
-    json updated = desired;
-    if (old) {
-      updated["metadata"] = (*old)["metadata"];
-      for (const auto& [key, value] : desired["metadata"].items()) updated["metadata"][key] = value;
-      if (old->contains("spec") && desired.contains("spec")) {
-        json spec = (*old)["spec"];
-        for (const auto& [key, value] : desired["spec"].items()) {
-          if (key != "clusterIP" || !spec.contains(key)) spec[key] = value;
-        }
-        updated["spec"] = spec;
+  const json stored = registry::Parse(**got);
+  bool same = true;
+  for (const char* field : fields) {
+    const json have = stored.value(field, json());
+    if (!desired[field].is_object()) {
+      same = same && have == desired[field];
+      continue;
+    }
+    for (const auto& [key, value] : desired[field].items()) {
+      if (key != "clusterIP" && (!have.is_object() || have.value(key, json()) != value)) {
+        same = false;
+      }
+    }
+  }
+  if (same) co_return std::expected<void, std::string>();
+  registry::UpdateFunc replace = [desired,
+                                  fields](const json* old) -> Awaitable<registry::Result<json>> {
+    if (!old) co_return desired;
+    json updated = *old;
+    for (const auto& [key, value] : desired["metadata"].items()) updated["metadata"][key] = value;
+    for (const char* field : fields) {
+      if (!desired[field].is_object() || !updated[field].is_object()) {
+        updated[field] = desired[field];
+        continue;
+      }
+      for (const auto& [key, value] : desired[field].items()) {
+        if (key != "clusterIP" || !updated[field].contains(key)) updated[field][key] = value;
       }
     }
     co_return updated;
   };
-  const registry::WriteOptions options;
   auto r = co_await store.Update("default", "kubernetes", replace, options, nullptr);
   if (!r) co_return std::unexpected(r.error().message);
   co_return std::expected<void, std::string>();
@@ -52,11 +60,12 @@ Awaitable<std::expected<void, std::string>> Ensure(registry::Store& store, json 
 
 }  // namespace
 
-genericserver::PostStartHookFunc KubernetesServiceHook(std::shared_ptr<registry::Store> namespaces,
-                                                       std::shared_ptr<registry::Store> services,
-                                                       std::shared_ptr<registry::Store> endpoints,
-                                                       KubernetesService want) {
-  return [namespaces, services, endpoints, want]() -> Awaitable<std::expected<void, std::string>> {
+genericserver::PostStartHookFunc KubernetesServiceHook(
+    std::shared_ptr<registry::Store> namespaces, std::shared_ptr<registry::Store> services,
+    std::shared_ptr<registry::Store> endpoints, std::shared_ptr<registry::Store> endpoint_slices,
+    KubernetesService want) {
+  return [namespaces, services, endpoints, endpoint_slices,
+          want]() -> Awaitable<std::expected<void, std::string>> {
     json ns = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "default"}}}};
     const registry::WriteOptions options;
     auto created = co_await namespaces->Create("", std::move(ns), options);
@@ -74,7 +83,8 @@ genericserver::PostStartHookFunc KubernetesServiceHook(std::shared_ptr<registry:
           {"sessionAffinity", "None"},
           {"ports",
            {{{"name", "https"}, {"port", 443}, {"protocol", "TCP"}, {"targetPort", want.port}}}}}}};
-    if (auto r = co_await Ensure(*services, std::move(service), "spec"); !r) {
+    const std::vector<const char*> service_fields = {"spec"};
+    if (auto r = co_await Ensure(*services, std::move(service), service_fields); !r) {
       co_return std::unexpected("the kubernetes service: " + r.error());
     }
     json ep = {{"apiVersion", "v1"},
@@ -86,8 +96,23 @@ genericserver::PostStartHookFunc KubernetesServiceHook(std::shared_ptr<registry:
                {"subsets",
                 {{{"addresses", {{{"ip", want.address}}}},
                   {"ports", {{{"name", "https"}, {"port", want.port}, {"protocol", "TCP"}}}}}}}};
-    if (auto r = co_await Ensure(*endpoints, std::move(ep), "subsets"); !r) {
+    const std::vector<const char*> endpoints_fields = {"subsets"};
+    if (auto r = co_await Ensure(*endpoints, std::move(ep), endpoints_fields); !r) {
       co_return std::unexpected("the kubernetes endpoints: " + r.error());
+    }
+    json slice = {
+        {"apiVersion", "discovery.k8s.io/v1"},
+        {"kind", "EndpointSlice"},
+        {"metadata",
+         {{"name", "kubernetes"},
+          {"namespace", "default"},
+          {"labels", {{"kubernetes.io/service-name", "kubernetes"}}}}},
+        {"addressType", want.address.find(':') == std::string::npos ? "IPv4" : "IPv6"},
+        {"endpoints", {{{"addresses", {want.address}}, {"conditions", {{"ready", true}}}}}},
+        {"ports", {{{"name", "https"}, {"port", want.port}, {"protocol", "TCP"}}}}};
+    const std::vector<const char*> slice_fields = {"endpoints", "ports"};
+    if (auto r = co_await Ensure(*endpoint_slices, std::move(slice), slice_fields); !r) {
+      co_return std::unexpected("the kubernetes endpoint slice: " + r.error());
     }
     co_return std::expected<void, std::string>();
   };

@@ -1,6 +1,6 @@
 #pragma once
-// The `kubernetes` Service in `default` and its Endpoints: how workloads in the cluster
-// reach the API server (first IP of the service range, port 443 to the secure port).
+// The `kubernetes` Service in `default`, its Endpoints and EndpointSlice: how workloads in the
+// cluster reach the API server (first IP of the service range, port 443 to the secure port).
 // Created after start-up, corrected when they drifted, left alone when right.
 
 #include <memory>
@@ -18,9 +18,9 @@ struct KubernetesService {
 };
 
 // The hook; it creates the `default` namespace first if the namespaces hook has not yet.
-genericserver::PostStartHookFunc KubernetesServiceHook(std::shared_ptr<registry::Store> namespaces,
-                                                       std::shared_ptr<registry::Store> services,
-                                                       std::shared_ptr<registry::Store> endpoints,
-                                                       KubernetesService want);
+genericserver::PostStartHookFunc KubernetesServiceHook(
+    std::shared_ptr<registry::Store> namespaces, std::shared_ptr<registry::Store> services,
+    std::shared_ptr<registry::Store> endpoints, std::shared_ptr<registry::Store> endpoint_slices,
+    KubernetesService want);
 
 }  // namespace master::bootstrap
