@@ -198,6 +198,28 @@ def read_document(path, group, version, additions):
     where = os.path.basename(path)
     with open(path, encoding='utf-8') as f:
         doc = json.load(f)
+    return read_parsed_document(doc, where, group, version, additions)
+
+
+def aliased_document(input_dir, group_version, source):
+    """A group-version that later releases promoted without changing its structure
+    (flowcontrol.apiserver.k8s.io/v1 is v1beta3's): the source document under the new
+    version's names, paths and kinds."""
+    group, version = group_version.split('/')
+    source_version = source.split('/')[1]
+    path = os.path.join(input_dir, f'apis__{group}__{source_version}.json')
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    package = group.split('.')[0]
+    for old, new in ((f'io.k8s.api.{package}.{source_version}.', f'io.k8s.api.{package}.{version}.'),
+                     (f'/apis/{group}/{source_version}/', f'/apis/{group}/{version}/'),
+                     (f'"version": "{source_version}"', f'"version": "{version}"'),
+                     (f'"version":"{source_version}"', f'"version":"{version}"')):
+        text = text.replace(old, new)
+    return json.loads(text), group, version
+
+
+def read_parsed_document(doc, where, group, version, additions):
     upstream = doc.get('info', {}).get('version')
     if not upstream:
         raise GenError(f'{where}: no info.version')
@@ -291,6 +313,10 @@ def read_documents(input_dir, additions):
         gv = group_version_of(file_name)
         if gv is not None:
             docs.append(read_document(os.path.join(input_dir, file_name), *gv, additions))
+    for group_version, source in sorted(additions.get('group_versions', {}).items()):
+        doc, group, version = aliased_document(input_dir, group_version, source)
+        docs.append(read_parsed_document(doc, f'{group_version} (as {source})', group, version,
+                                         additions))
     if not docs:
         raise GenError(f'{input_dir}: no group-version documents (api__v1.json, ...)')
     docs.sort(key=lambda d: d['group_version'])

@@ -142,6 +142,8 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   group_version("node.k8s.io", "v1", {resources::RuntimeClasses()});
   auto endpoint_slices = store(resources::EndpointSlices(), namespace_lifecycle);
   group_version("discovery.k8s.io", "v1", {}, {endpoint_slices});
+  group_version("flowcontrol.apiserver.k8s.io", "v1",
+                {resources::FlowSchemas(), resources::PriorityLevelConfigurations()});
 
   s->generic_->AddPostStartHook("start-system-namespaces-controller",
                                 bootstrap::SystemNamespaces(namespaces));

@@ -246,7 +246,8 @@ class DefaultServerTests(unittest.TestCase):
                           "admissionregistration.k8s.io",
                           "apiextensions.k8s.io", "scheduling.k8s.io",
                           "coordination.k8s.io", "node.k8s.io",
-                          "discovery.k8s.io"])
+                          "discovery.k8s.io",
+                          "flowcontrol.apiserver.k8s.io"])
 
         gv = self.get_json("/apis/apiextensions.k8s.io/v1")
         self.assertEqual(gv["kind"], "APIResourceList")

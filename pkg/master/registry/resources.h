@@ -75,6 +75,9 @@ registry::ResourceSpecPtr HorizontalPodAutoscalers();
 registry::ResourceSpecPtr HorizontalPodAutoscalersV1();
 nlohmann::json HorizontalPodAutoscalerToV2(const nlohmann::json& v1);
 nlohmann::json HorizontalPodAutoscalerToV1(const nlohmann::json& v2);
+// flowcontrol.apiserver.k8s.io/v1
+registry::ResourceSpecPtr FlowSchemas();
+registry::ResourceSpecPtr PriorityLevelConfigurations();
 // events.k8s.io/v1 (stored as core/v1 events)
 registry::ResourceSpecPtr EventsV1();
 nlohmann::json EventToCore(const nlohmann::json& event);

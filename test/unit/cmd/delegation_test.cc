@@ -38,7 +38,7 @@ TEST_CASE("delegation: each server answers its own paths, the rest fall through"
                      "certificates.k8s.io", "networking.k8s.io", "policy",
                      "rbac.authorization.k8s.io", "storage.k8s.io", "admissionregistration.k8s.io",
                      "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io",
-                     "node.k8s.io", "discovery.k8s.io"});
+                     "node.k8s.io", "discovery.k8s.io", "flowcontrol.apiserver.k8s.io"});
 
   auto core = testing::Serve(front, testing::MakeRequest("GET", "/api"));
   CHECK(core.Json()["kind"] == "APIVersions");

@@ -160,6 +160,21 @@ constexpr Resource kEventsK8sIoV1Resources[] = {
     {"events", true, "events.k8s.io", "v1", "Event", "io.k8s.api.events.v1.Event", "create delete deletecollection get list patch update watch"},
 };
 
+constexpr Kind kFlowcontrolApiserverK8sIoV1Kinds[] = {
+    {"flowcontrol.apiserver.k8s.io", "v1", "DeleteOptions", "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"},
+    {"flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "io.k8s.api.flowcontrol.v1.FlowSchema"},
+    {"flowcontrol.apiserver.k8s.io", "v1", "FlowSchemaList", "io.k8s.api.flowcontrol.v1.FlowSchemaList"},
+    {"flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration", "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration"},
+    {"flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfigurationList", "io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationList"},
+    {"flowcontrol.apiserver.k8s.io", "v1", "WatchEvent", "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent"},
+};
+constexpr Resource kFlowcontrolApiserverK8sIoV1Resources[] = {
+    {"flowschemas", false, "flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "io.k8s.api.flowcontrol.v1.FlowSchema", "create delete deletecollection get list patch update watch"},
+    {"flowschemas/status", false, "flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "io.k8s.api.flowcontrol.v1.FlowSchema", "get patch update"},
+    {"prioritylevelconfigurations", false, "flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration", "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration", "create delete deletecollection get list patch update watch"},
+    {"prioritylevelconfigurations/status", false, "flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration", "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration", "get patch update"},
+};
+
 constexpr Kind kFlowcontrolApiserverK8sIoV1beta2Kinds[] = {
     {"flowcontrol.apiserver.k8s.io", "v1beta2", "DeleteOptions", "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"},
     {"flowcontrol.apiserver.k8s.io", "v1beta2", "FlowSchema", "io.k8s.api.flowcontrol.v1beta2.FlowSchema"},
@@ -387,6 +402,7 @@ constexpr Document kDocuments[] = {
     {"coordination.k8s.io/v1", kCoordinationK8sIoV1Schemas, kCoordinationK8sIoV1Kinds, kCoordinationK8sIoV1Resources},
     {"discovery.k8s.io/v1", kDiscoveryK8sIoV1Schemas, kDiscoveryK8sIoV1Kinds, kDiscoveryK8sIoV1Resources},
     {"events.k8s.io/v1", kEventsK8sIoV1Schemas, kEventsK8sIoV1Kinds, kEventsK8sIoV1Resources},
+    {"flowcontrol.apiserver.k8s.io/v1", kFlowcontrolApiserverK8sIoV1Schemas, kFlowcontrolApiserverK8sIoV1Kinds, kFlowcontrolApiserverK8sIoV1Resources},
     {"flowcontrol.apiserver.k8s.io/v1beta2", kFlowcontrolApiserverK8sIoV1beta2Schemas, kFlowcontrolApiserverK8sIoV1beta2Kinds, kFlowcontrolApiserverK8sIoV1beta2Resources},
     {"flowcontrol.apiserver.k8s.io/v1beta3", kFlowcontrolApiserverK8sIoV1beta3Schemas, kFlowcontrolApiserverK8sIoV1beta3Kinds, kFlowcontrolApiserverK8sIoV1beta3Resources},
     {"networking.k8s.io/v1", kNetworkingK8sIoV1Schemas, kNetworkingK8sIoV1Kinds, kNetworkingK8sIoV1Resources},

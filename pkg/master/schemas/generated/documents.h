@@ -52,6 +52,7 @@ extern const std::string_view kCertificatesK8sIoV1Schemas[2];
 extern const std::string_view kCoordinationK8sIoV1Schemas[2];
 extern const std::string_view kDiscoveryK8sIoV1Schemas[2];
 extern const std::string_view kEventsK8sIoV1Schemas[2];
+extern const std::string_view kFlowcontrolApiserverK8sIoV1Schemas[2];
 extern const std::string_view kFlowcontrolApiserverK8sIoV1beta2Schemas[2];
 extern const std::string_view kFlowcontrolApiserverK8sIoV1beta3Schemas[2];
 extern const std::string_view kNetworkingK8sIoV1Schemas[3];

@@ -15,6 +15,7 @@ set(SCHEMAS_GENERATED_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/discovery_k8s_io_v1.cc
   ${CMAKE_CURRENT_LIST_DIR}/documents.cc
   ${CMAKE_CURRENT_LIST_DIR}/events_k8s_io_v1.cc
+  ${CMAKE_CURRENT_LIST_DIR}/flowcontrol_apiserver_k8s_io_v1.cc
   ${CMAKE_CURRENT_LIST_DIR}/flowcontrol_apiserver_k8s_io_v1beta2.cc
   ${CMAKE_CURRENT_LIST_DIR}/flowcontrol_apiserver_k8s_io_v1beta3.cc
   ${CMAKE_CURRENT_LIST_DIR}/networking_k8s_io_v1.cc

@@ -217,3 +217,26 @@ TEST_CASE("certificate signing requests: requester recorded, approval once", "[b
   CHECK(cells[3] == "system:anonymous");
   CHECK(cells[5] == "Approved,Issued");
 }
+
+TEST_CASE("flowcontrol v1: flow schemas and priority levels with upstream's defaults",
+          "[builtin]") {
+  testing::Chain api;
+  const std::string base = "/apis/flowcontrol.apiserver.k8s.io/v1";
+  json plc = api.Create(base + "/prioritylevelconfigurations",
+                        json::parse(R"({"metadata":{"name":"workload"},"spec":{"type":"Limited",
+                            "limited":{"limitResponse":{"type":"Queue"}}}})"));
+  CHECK(plc["spec"]["limited"] == json::parse(R"({"nominalConcurrencyShares":30,
+      "lendablePercent":0,"limitResponse":{"type":"Queue","queuing":{"queues":64,"handSize":8,
+      "queueLengthLimit":50}}})"));
+  json fs = api.Create(base + "/flowschemas", json::parse(R"({"metadata":{"name":"mine"},"spec":{
+                           "priorityLevelConfiguration":{"name":"workload"}}})"));
+  CHECK(fs["spec"]["matchingPrecedence"] == 1000);
+  auto table = api.Do("GET", base + "/prioritylevelconfigurations", "", {kTable});
+  const json cells = table.Json()["rows"][0]["cells"];
+  CHECK(cells[1] == "Limited");
+  CHECK(cells[2] == "30");
+  CHECK(cells[3] == "64");
+  auto bad = api.Do("POST", base + "/flowschemas", R"({"metadata":{"name":"x"},"spec":{}})");
+  REQUIRE(bad.status == 422);
+  CHECK(bad.Json()["details"]["causes"][0]["field"] == "spec.priorityLevelConfiguration.name");
+}
