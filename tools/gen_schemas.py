@@ -228,7 +228,7 @@ def read_parsed_document(doc, where, group, version, additions):
         raise GenError(f'{where}: no components.schemas')
     schemas = {name: strip_schema(s, f'{where}#/components/schemas/{name}')
                for name, s in raw.items()}
-    apply_additions(schemas, additions, where)
+    apply_additions(schemas, additions, where, gv_string(group, version))
 
     refs = set()
     collect_refs(schemas, refs)
@@ -245,6 +245,12 @@ def read_parsed_document(doc, where, group, version, additions):
                 raise GenError(f'{where}: {key} is both {by_gvk[key]} and {name}')
 
     resources = read_resources(doc, group, version, where)
+    for r in additions.get('resources', {}).get(gv_string(group, version), []):
+        if any(have['name'] == r['name'] for have in resources):
+            raise GenError(f'{where}: resource {r["name"]} exists upstream; drop it from the additions')
+        resources.append({'name': r['name'], 'namespaced': r['namespaced'],
+                          'gvk': (group, version, r['kind']), 'verbs': sorted(r['verbs'])})
+    resources.sort(key=lambda r: r['name'])
     kinds = {key: name for key, name in by_gvk.items() if key[:2] == (group, version)}
     for r in resources:
         r['schema'] = by_gvk.get(r['gvk'], '')
@@ -272,9 +278,14 @@ def load_additions(path):
     return additions
 
 
-def apply_additions(schemas, additions, where):
-    """Adds the later releases' fields to the schemas a document has, and the new schemas
-    they refer to. A field that the document already has means the additions are stale."""
+def apply_additions(schemas, additions, where, group_version):
+    """Adds the later releases' fields to the schemas a document has, the new kinds of its
+    group-version, and the new schemas they refer to. A field or kind that the document
+    already has means the additions are stale."""
+    for name in additions.get('documents', {}).get(group_version, []):
+        if name in schemas:
+            raise GenError(f'{where}: {name} exists upstream; drop it from the additions')
+        schemas[name] = additions['schemas'][name]
     for name, fields in sorted(additions.get('properties', {}).items()):
         if name not in schemas:
             continue

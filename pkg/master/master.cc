@@ -132,7 +132,8 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
                  resources::VolumeAttachments(), resources::CSIStorageCapacities()});
   group_version(
       "admissionregistration.k8s.io", "v1",
-      {resources::MutatingWebhookConfigurations(), resources::ValidatingWebhookConfigurations()});
+      {resources::MutatingWebhookConfigurations(), resources::ValidatingWebhookConfigurations(),
+       resources::ValidatingAdmissionPolicies(), resources::ValidatingAdmissionPolicyBindings()});
   auto priority_classes = store(resources::PriorityClasses(), namespace_lifecycle);
   group_version("scheduling.k8s.io", "v1", {}, {priority_classes});
   storage::Conversion events_v1{resources::EventToCore, resources::EventFromCore};

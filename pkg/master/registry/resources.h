@@ -70,6 +70,8 @@ registry::ResourceSpecPtr CSIStorageCapacities();
 // admissionregistration.k8s.io/v1
 registry::ResourceSpecPtr MutatingWebhookConfigurations();
 registry::ResourceSpecPtr ValidatingWebhookConfigurations();
+registry::ResourceSpecPtr ValidatingAdmissionPolicies();
+registry::ResourceSpecPtr ValidatingAdmissionPolicyBindings();
 // autoscaling/v2, and v1 (stored as v2)
 registry::ResourceSpecPtr HorizontalPodAutoscalers();
 registry::ResourceSpecPtr HorizontalPodAutoscalersV1();

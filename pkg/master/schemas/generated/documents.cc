@@ -11,12 +11,19 @@ constexpr Kind kAdmissionregistrationK8sIoV1Kinds[] = {
     {"admissionregistration.k8s.io", "v1", "DeleteOptions", "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"},
     {"admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration", "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration"},
     {"admissionregistration.k8s.io", "v1", "MutatingWebhookConfigurationList", "io.k8s.api.admissionregistration.v1.MutatingWebhookConfigurationList"},
+    {"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy", "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy"},
+    {"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding", "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding"},
+    {"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBindingList", "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingList"},
+    {"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyList", "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyList"},
     {"admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration", "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration"},
     {"admissionregistration.k8s.io", "v1", "ValidatingWebhookConfigurationList", "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfigurationList"},
     {"admissionregistration.k8s.io", "v1", "WatchEvent", "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent"},
 };
 constexpr Resource kAdmissionregistrationK8sIoV1Resources[] = {
     {"mutatingwebhookconfigurations", false, "admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration", "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration", "create delete deletecollection get list patch update watch"},
+    {"validatingadmissionpolicies", false, "admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy", "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy", "create delete deletecollection get list patch update watch"},
+    {"validatingadmissionpolicies/status", false, "admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy", "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy", "get patch update"},
+    {"validatingadmissionpolicybindings", false, "admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding", "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding", "create delete deletecollection get list patch update watch"},
     {"validatingwebhookconfigurations", false, "admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration", "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration", "create delete deletecollection get list patch update watch"},
 };
 

@@ -240,3 +240,36 @@ TEST_CASE("flowcontrol v1: flow schemas and priority levels with upstream's defa
   REQUIRE(bad.status == 422);
   CHECK(bad.Json()["details"]["causes"][0]["field"] == "spec.priorityLevelConfiguration.name");
 }
+
+TEST_CASE("validating admission policies and bindings are stored and validated", "[builtin]") {
+  testing::Chain api;
+  const std::string base = "/apis/admissionregistration.k8s.io/v1";
+  json policy = api.Create(base + "/validatingadmissionpolicies", json::parse(R"({
+      "metadata":{"name":"replicas"},"spec":{
+        "matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],
+          "operations":["CREATE","UPDATE"],"resources":["deployments"]}]},
+        "validations":[{"expression":"object.spec.replicas <= 5"}]}})"));
+  CHECK(policy["spec"]["failurePolicy"] == "Fail");
+  const json& match = policy["spec"]["matchConstraints"];
+  CHECK(match["matchPolicy"] == "Equivalent");
+  CHECK(match["namespaceSelector"] == json::object());
+  CHECK(match["resourceRules"][0]["scope"] == "*");
+  CHECK(policy["metadata"]["generation"] == 1);
+  auto empty = api.Do("POST", base + "/validatingadmissionpolicies",
+                      R"({"metadata":{"name":"empty"},"spec":{}})");
+  REQUIRE(empty.status == 422);
+  CHECK(empty.Json()["details"]["causes"][0]["field"] == "spec.validations");
+
+  json binding = api.Create(base + "/validatingadmissionpolicybindings",
+                            json::parse(R"({"metadata":{"name":"b"},"spec":{
+                                "policyName":"replicas","validationActions":["Deny"]}})"));
+  CHECK(binding["spec"]["policyName"] == "replicas");
+  auto both = api.Do("POST", base + "/validatingadmissionpolicybindings",
+                     R"({"metadata":{"name":"both"},"spec":{"policyName":"p",
+                         "validationActions":["Deny","Warn"]}})");
+  CHECK(both.status == 422);
+  auto table = api.Do("GET", base + "/validatingadmissionpolicies", "", {kTable});
+  const json cells = table.Json()["rows"][0]["cells"];
+  CHECK(cells[1] == 1);
+  CHECK(cells[2] == "<unset>");
+}
