@@ -101,13 +101,21 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       store(resources::Services(master.service_cluster_ip_range, allocations), namespace_lifecycle);
   auto endpoints = store(resources::Endpoints(), namespace_lifecycle);
   auto disruption_budgets = store(resources::PodDisruptionBudgets(), namespace_lifecycle);
+  auto component_statuses = std::make_shared<registry::Store>(
+      resources::ComponentStatuses(),
+      resources::NewComponentStatusStorage([&storage]() -> std::optional<std::string> {
+        auto healthy = storage.Healthy();
+        if (healthy) return std::nullopt;
+        return healthy.error().message;
+      }),
+      nullptr);
   group_version("", "v1",
                 {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
                  resources::ServiceAccounts(), resources::Pods(disruption_budgets),
                  resources::Nodes(), resources::PersistentVolumes(),
                  resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
                  resources::PodTemplates(), resources::LimitRanges(), resources::ResourceQuotas()},
-                {services, endpoints});
+                {services, endpoints, component_statuses});
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});

@@ -331,6 +331,28 @@ class WorkloadTests(WriteTestCase):
                       'spec.template.spec.restartPolicy: Unsupported value: '
                       '"Always": supported values: "OnFailure", "Never"', err)
 
+    def test_component_statuses(self):
+        out = self.ok("get", "componentstatuses",
+                      stderr="Warning: v1 ComponentStatus is deprecated in v1.19+\n")
+        rows = table(out)
+        self.assertEqual(rows[0], ["NAME", "STATUS", "MESSAGE", "ERROR"])
+        self.assertEqual([r[0] for r in rows[1:]],
+                         ["controller-manager", "etcd-0", "scheduler"])
+        self.assertEqual(rows[2][:3], ["etcd-0", "Healthy", "ok"])
+        # Nothing runs a scheduler here unless the machine happens to: either way the row
+        # says which, with Go's dial error when refused.
+        scheduler = json.loads(self.ok(
+            "get", "cs", "scheduler", "-o", "json",
+            stderr="Warning: v1 ComponentStatus is deprecated in v1.19+\n"))
+        condition = scheduler["conditions"][0]
+        if condition["status"] == "False":
+            self.assertEqual(condition["message"],
+                             'Get "https://127.0.0.1:10259/healthz": dial tcp '
+                             '127.0.0.1:10259: connect: connection refused')
+        self.assertIsNone(scheduler["metadata"]["creationTimestamp"])
+        err = self.fails("delete", "cs", "etcd-0")
+        self.assertIn("MethodNotAllowed", err)
+
     def test_api_resources(self):
         """Every row kubectl prints is upstream 1.32's row for that resource."""
         out = self.ok("api-resources")

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "pkg/genericserver/endpoints/handlers/field_validation.h"
 #include "pkg/genericserver/endpoints/handlers/handlers.h"
 #include "pkg/genericserver/endpoints/handlers/write_object.h"
 #include "pkg/genericserver/server/responses.h"
@@ -120,6 +121,7 @@ Awaitable<void> GroupVersionHandler::Serve(genericserver::RequestContext& ctx,
               info.verb == "list" || info.verb == "watch" ? std::string() : info.name,
               lifecycle_};
   if (info.verb == "watch" && !info.name.empty() && info.parts.size() > 1) scope.name = info.name;
+  if (!spec.deprecation_warning.empty()) handlers::AddWarnings(out, {spec.deprecation_warning});
   const auto& verbs = sub ? sub->verbs : spec.verbs;
   const std::string& verb = info.verb;
   if (!Allows(verbs, verb)) {

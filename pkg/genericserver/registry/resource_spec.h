@@ -117,6 +117,9 @@ struct ResourceSpec {
   // Storage key prefix, "/configmaps" (upstream's layout); default "/" + plural for the
   // core group, "/" + group + "/" + plural otherwise.
   std::string storage_prefix;
+  // Sent as a Warning with every answer about the resource, as upstream does for
+  // deprecated APIs ("v1 ComponentStatus is deprecated in v1.19+"); empty for most.
+  std::string deprecation_warning;
   // What objects of the kind hold outside themselves (Services: IPs and node ports); null
   // for most kinds.
   std::shared_ptr<const Allocations> allocations;

@@ -2,7 +2,9 @@
 // The built-in resources of the master server, one ResourceSpec each (spec, strategy,
 // table columns, selectable fields, schema).
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -10,6 +12,7 @@
 #include "pkg/genericserver/registry/allocations.h"
 #include "pkg/genericserver/registry/resource_spec.h"
 #include "pkg/genericserver/registry/store.h"
+#include "pkg/genericserver/storage/interface.h"
 
 namespace master::resources {
 
@@ -22,6 +25,11 @@ registry::ResourceSpecPtr ServiceAccounts();
 // Evictions consult the policy/v1 PodDisruptionBudget store.
 registry::ResourceSpecPtr Pods(std::shared_ptr<registry::Store> disruption_budgets);
 registry::ResourceSpecPtr Endpoints();
+// Read-only, computed on each read: the storage's health (its error, or std::nullopt) and
+// the scheduler's and controller manager's on their local ports.
+registry::ResourceSpecPtr ComponentStatuses();
+std::shared_ptr<storage::Interface> NewComponentStatusStorage(
+    std::function<std::optional<std::string>()> storage_health);
 registry::ResourceSpecPtr Nodes();
 registry::ResourceSpecPtr PersistentVolumes();
 registry::ResourceSpecPtr PersistentVolumeClaims();
