@@ -14,6 +14,16 @@ constexpr std::string_view kEvent = "io.k8s.api.core.v1.Event";
 constexpr std::string_view kServiceAccount = "io.k8s.api.core.v1.ServiceAccount";
 constexpr std::string_view kLease = "io.k8s.api.coordination.v1.Lease";
 constexpr std::string_view kLeaseSpec = "io.k8s.api.coordination.v1.LeaseSpec";
+constexpr std::string_view kPod = "io.k8s.api.core.v1.Pod";
+constexpr std::string_view kPodSpec = "io.k8s.api.core.v1.PodSpec";
+constexpr std::string_view kContainer = "io.k8s.api.core.v1.Container";
+constexpr std::string_view kService = "io.k8s.api.core.v1.Service";
+constexpr std::string_view kServiceSpec = "io.k8s.api.core.v1.ServiceSpec";
+constexpr std::string_view kDeployment = "io.k8s.api.apps.v1.Deployment";
+constexpr std::string_view kDeploymentSpec = "io.k8s.api.apps.v1.DeploymentSpec";
+constexpr std::string_view kJob = "io.k8s.api.batch.v1.Job";
+constexpr std::string_view kJobSpec = "io.k8s.api.batch.v1.JobSpec";
+constexpr std::string_view kCronJobSpec = "io.k8s.api.batch.v1.CronJobSpec";
 
 constexpr std::string_view kApiVersion =
     "The group and version of the schema this object follows, as \"group/version\" (only the "
@@ -53,6 +63,48 @@ const std::vector<Description>& Descriptions() {
        "Names of the controllers that must finish their work before the object is removed."},
       {kMeta, "managedFields", "Which field manager set which fields, and when."},
       {kMeta, "selfLink", "Deprecated and always empty."},
+      // Pod.
+      {kPod, "", "One or more containers run together on a node, sharing network and volumes."},
+      {kPod, "spec", "What to run: containers, volumes and how to schedule them."},
+      {kPod, "status", "What is happening: phase, conditions, container states and IPs."},
+      {kPodSpec, "containers", "The containers of the pod; at least one."},
+      {kPodSpec, "initContainers",
+       "Containers run one after another before the others start; with restartPolicy Always "
+       "they keep running alongside them (sidecars)."},
+      {kPodSpec, "restartPolicy", "Always (the default), OnFailure or Never."},
+      {kPodSpec, "nodeName", "The node the pod is bound to; set by the scheduler."},
+      {kPodSpec, "serviceAccountName", "The service account the pod runs as."},
+      {kPodSpec, "volumes", "The volumes the containers may mount, by name."},
+      {kContainer, "name", "Unique among the pod's containers; a DNS label."},
+      {kContainer, "image", "The container image to run."},
+      {kContainer, "ports", "The ports the container listens on (informational)."},
+      {kContainer, "env", "Environment variables, set directly or from other objects."},
+      {kContainer, "resources", "CPU, memory and other resources requested and limited."},
+      // Service.
+      {kService, "", "A stable address and load balancing for a set of pods."},
+      {kService, "spec", "How the service is reached and which pods serve it."},
+      {kServiceSpec, "type", "ClusterIP (the default), NodePort, LoadBalancer or ExternalName."},
+      {kServiceSpec, "selector", "The labels of the pods that serve the service."},
+      {kServiceSpec, "ports", "The ports the service exposes and where they lead."},
+      {kServiceSpec, "clusterIP",
+       "The virtual IP, allocated when empty; None makes a headless service."},
+      // Deployment.
+      {kDeployment, "", "Keeps a number of identical pods running and rolls out changes to them."},
+      {kDeployment, "spec", "The desired pods and how to replace them."},
+      {kDeployment, "status", "How far the rollout got."},
+      {kDeploymentSpec, "replicas", "How many pods to run (1 by default)."},
+      {kDeploymentSpec, "selector", "Which pods belong to the deployment; fixed once created."},
+      {kDeploymentSpec, "template", "The pods to create."},
+      {kDeploymentSpec, "strategy", "RollingUpdate (the default) or Recreate."},
+      // Job and CronJob.
+      {kJob, "", "Runs pods until a number of them finish successfully."},
+      {kJob, "spec", "The pods to run and when the job is done."},
+      {kJobSpec, "completions", "How many pods must succeed."},
+      {kJobSpec, "parallelism", "How many pods may run at once."},
+      {kJobSpec, "backoffLimit", "How many retries before the job fails (6 by default)."},
+      {kJobSpec, "template", "The pods to run; restartPolicy OnFailure or Never."},
+      {kCronJobSpec, "schedule", "When to run, in cron format."},
+      {kCronJobSpec, "jobTemplate", "The job to create at each scheduled time."},
       // ConfigMap.
       {kConfigMap, "", "Configuration data for workloads to read, as key/value pairs."},
       {kConfigMap, "apiVersion", kApiVersion},
