@@ -465,15 +465,25 @@ std::optional<std::string> QuantityParseError(std::string_view text) {
   return std::string(kErrNumeric);
 }
 
-std::optional<std::string> QuantityCanonical(std::string_view text) {
+namespace {
+
+// A valid quantity's value in nano units (rounded away from zero), its sign and format;
+// std::nullopt when invalid or beyond the exact range handled (about 10^29).
+struct NanoQuantity {
+  bool negative = false;
+  __int128 nano = 0;
+  QuantityFormat format = QuantityFormat::kDecimalSI;
+};
+
+std::optional<NanoQuantity> ParseNano(std::string_view text) {
   if (QuantityParseError(text)) return std::nullopt;
   const std::string_view str = TrimSpace(text);
   using Int = __int128;
   constexpr Int kNano = 1000000000;
   constexpr Int kLimit = static_cast<Int>(1) << 120;  // far from overflow in what follows
+  NanoQuantity q;
   size_t pos = 0;
-  bool negative = false;
-  if (pos < str.size() && (str[pos] == '-' || str[pos] == '+')) negative = str[pos++] == '-';
+  if (pos < str.size() && (str[pos] == '-' || str[pos] == '+')) q.negative = str[pos++] == '-';
   Int digits = 0;
   int32_t fraction = 0;
   bool in_fraction = false;
@@ -487,15 +497,13 @@ std::optional<std::string> QuantityCanonical(std::string_view text) {
     if (digits > kLimit) return std::nullopt;
   }
   int32_t exponent = 0;
-  QuantityFormat format = QuantityFormat::kDecimalSI;
-  if (!InterpretSuffix(str.substr(pos), exponent, format)) return std::nullopt;
-
-  // The value in nano units, rounded away from zero: digits * base^exponent * 10^9 / 10^fraction.
+  if (!InterpretSuffix(str.substr(pos), exponent, q.format)) return std::nullopt;
+  // digits * base^exponent * 10^9 / 10^fraction.
+  if (fraction > 30) return std::nullopt;
   Int numerator = digits * kNano;
   Int denominator = 1;
   for (int32_t i = 0; i < fraction; ++i) denominator *= 10;
-  if (fraction > 30) return std::nullopt;
-  const int base = format == QuantityFormat::kBinarySI ? 2 : 10;
+  const int base = q.format == QuantityFormat::kBinarySI ? 2 : 10;
   for (int32_t i = 0; i < std::abs(exponent); ++i) {
     if (exponent > 0) {
       numerator *= base;
@@ -504,7 +512,27 @@ std::optional<std::string> QuantityCanonical(std::string_view text) {
     }
     if (numerator > kLimit || denominator > kLimit) return std::nullopt;
   }
-  Int nano = numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
+  q.nano = numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
+  return q;
+}
+
+}  // namespace
+
+std::optional<long double> QuantityAmount(std::string_view text) {
+  auto q = ParseNano(text);
+  if (!q) return std::nullopt;
+  const long double amount = static_cast<long double>(q->nano) / 1e9L;
+  return q->negative ? -amount : amount;
+}
+
+std::optional<std::string> QuantityCanonical(std::string_view text) {
+  auto q = ParseNano(text);
+  if (!q) return std::nullopt;
+  using Int = __int128;
+  constexpr Int kNano = 1000000000;
+  const Int nano = q->nano;
+  const QuantityFormat format = q->format;
+  const bool negative = q->negative;
   if (nano == 0) return std::string("0");
 
   auto print = [](Int v) {

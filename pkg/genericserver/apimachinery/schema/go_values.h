@@ -35,4 +35,8 @@ std::optional<std::string> QuantityParseError(std::string_view text);
 // the exact range handled here (about 10^29), in which case it is kept as given.
 std::optional<std::string> QuantityCanonical(std::string_view text);
 
+// The value of a valid quantity ("500m" -> 0.5, "1Gi" -> 1073741824), for comparing
+// quantities; std::nullopt as for QuantityCanonical.
+std::optional<long double> QuantityAmount(std::string_view text);
+
 }  // namespace apimachinery::schema

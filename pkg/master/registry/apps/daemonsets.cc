@@ -9,7 +9,6 @@
 #include "pkg/master/registry/apps/workload.h"
 #include "pkg/master/registry/builtin.h"
 #include "pkg/master/registry/core/pod_defaults.h"
-#include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/registry/schema.h"
@@ -36,9 +35,7 @@ registry::FieldErrors Validate(const json& ds) {
   registry::FieldErrors errors;
   ValidateNonNegative(ds, {"minReadySeconds", "revisionHistoryLimit"}, errors);
   ValidateSelector(ds, "daemonset", errors);
-  const json& pod = Sub(Sub(Sub(ds, "spec"), "template"), "spec");
-  ValidatePodSpec(pod, "spec.template.spec", errors);
-  ValidateRestartPolicy(pod, "spec.template.spec", {"Always"}, errors);
+  ValidateAlwaysRestartingTemplate(ds, errors);
   return errors;
 }
 

@@ -8,7 +8,6 @@
 #include "pkg/master/registry/apps/workload.h"
 #include "pkg/master/registry/builtin.h"
 #include "pkg/master/registry/core/pod_defaults.h"
-#include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/registry/scale.h"
@@ -40,9 +39,7 @@ registry::FieldErrors Validate(const json& d) {
   const json& spec = Sub(d, "spec");
   ValidateNonNegative(d, {"replicas", "minReadySeconds", "revisionHistoryLimit"}, errors);
   ValidateSelector(d, "deployment", errors);
-  const json& pod = Sub(Sub(spec, "template"), "spec");
-  ValidatePodSpec(pod, "spec.template.spec", errors);
-  ValidateRestartPolicy(pod, "spec.template.spec", {"Always"}, errors);
+  ValidateAlwaysRestartingTemplate(d, errors);
   const json& strategy = Sub(spec, "strategy");
   const std::string type = Str(strategy, "type");
   if (type != "Recreate" && type != "RollingUpdate") {

@@ -6,7 +6,6 @@
 #include "pkg/master/registry/apps/workload.h"
 #include "pkg/master/registry/builtin.h"
 #include "pkg/master/registry/core/pod_defaults.h"
-#include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/registry/scale.h"
@@ -21,9 +20,7 @@ registry::FieldErrors Validate(const json& rs) {
   registry::FieldErrors errors;
   ValidateNonNegative(rs, {"replicas", "minReadySeconds"}, errors);
   ValidateSelector(rs, "replicaset", errors);
-  const json& pod = Sub(Sub(Sub(rs, "spec"), "template"), "spec");
-  ValidatePodSpec(pod, "spec.template.spec", errors);
-  ValidateRestartPolicy(pod, "spec.template.spec", {"Always"}, errors);
+  ValidateAlwaysRestartingTemplate(rs, errors);
   return errors;
 }
 

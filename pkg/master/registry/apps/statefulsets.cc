@@ -7,7 +7,6 @@
 #include "pkg/master/registry/apps/workload.h"
 #include "pkg/master/registry/builtin.h"
 #include "pkg/master/registry/core/pod_defaults.h"
-#include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/registry/scale.h"
@@ -49,13 +48,11 @@ registry::FieldErrors Validate(const json& sts) {
   registry::FieldErrors errors;
   ValidateNonNegative(sts, {"replicas", "minReadySeconds", "revisionHistoryLimit"}, errors);
   ValidateSelector(sts, "statefulset", errors);
-  const json& pod = Sub(Sub(Sub(sts, "spec"), "template"), "spec");
   std::vector<std::string> claims;
   for (const json& claim : List(Sub(sts, "spec"), "volumeClaimTemplates")) {
     claims.push_back(Str(Sub(claim, "metadata"), "name"));
   }
-  ValidatePodSpec(pod, "spec.template.spec", errors, claims);
-  ValidateRestartPolicy(pod, "spec.template.spec", {"Always"}, errors);
+  ValidateAlwaysRestartingTemplate(sts, errors, claims);
   return errors;
 }
 

@@ -9,6 +9,7 @@
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/table.h"
+#include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 
 namespace master::resources {
@@ -152,6 +153,13 @@ void ValidateSelector(const json& object, const std::string& kind, registry::Fie
                                      "`selector` does not match template `labels`"));
     errors.back().value_form = v::ValueForm::kVerbatim;
   }
+}
+
+void ValidateAlwaysRestartingTemplate(const json& object, registry::FieldErrors& errors,
+                                      const std::vector<std::string>& claims) {
+  const json& pod = Sub(Sub(Sub(object, "spec"), "template"), "spec");
+  ValidatePodSpec(pod, "spec.template.spec", errors, claims);
+  ValidateRestartPolicy(pod, "spec.template.spec", {"Always"}, errors);
 }
 
 registry::FieldErrors SelectorUnchanged(const json& object, const json& old) {

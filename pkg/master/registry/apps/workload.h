@@ -26,6 +26,11 @@ std::string GoLabelSelector(const nlohmann::json& selector);
 // "deployment"), spec.template.metadata.labels selected by it.
 void ValidateSelector(const nlohmann::json& object, const std::string& kind,
                       registry::FieldErrors& errors);
+// spec.template.spec of a controller whose pods always restart (everything but jobs): the
+// pod spec rules and restartPolicy Always. claims: volume names the template's containers
+// may mount besides its volumes (a stateful set's claim templates).
+void ValidateAlwaysRestartingTemplate(const nlohmann::json& object, registry::FieldErrors& errors,
+                                      const std::vector<std::string>& claims = {});
 // apps/v1 selectors do not change after creation (a KindHooks::validate_update).
 registry::FieldErrors SelectorUnchanged(const nlohmann::json& object, const nlohmann::json& old);
 // spec.replicas (when set) >= 0, and other non-negative counts of spec.

@@ -10,7 +10,6 @@
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/registry/schema.h"
-#include "pkg/master/schemas/schemas.h"
 #include "pkg/util/base64.h"
 
 namespace master::resources {
@@ -192,17 +191,9 @@ std::string Condition(const json& csr) {
 }  // namespace
 
 registry::ResourceSpecPtr CertificateSigningRequests() {
-  auto spec = std::make_shared<registry::ResourceSpec>();
-  spec->group = "certificates.k8s.io";
-  spec->version = "v1";
-  spec->kind = "CertificateSigningRequest";
-  spec->plural = "certificatesigningrequests";
-  spec->namespaced = false;
+  auto spec = Builtin("certificates.k8s.io/v1", "certificatesigningrequests");
   spec->short_names = {"csr"};
   spec->strategy = std::make_shared<CSRStrategy>();
-  for (const schemas::Resource& r : schemas::Resources("certificates.k8s.io/v1")) {
-    if (r.name == "certificatesigningrequests") spec->verbs = r.verbs;
-  }
   spec->subresources = {
       {"approval", spec->Kind(), {"get", "patch", "update"}, std::make_shared<ApprovalStrategy>()},
       {"status", spec->Kind(), {"get", "patch", "update"}, std::make_shared<CSRStatusStrategy>()},

@@ -8,7 +8,6 @@
 #include "pkg/master/registry/apps/workload.h"
 #include "pkg/master/registry/builtin.h"
 #include "pkg/master/registry/core/pod_defaults.h"
-#include "pkg/master/registry/core/pod_validation.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/registry/scale.h"
@@ -43,9 +42,7 @@ registry::FieldErrors Validate(const json& rc) {
                                      "`selector` does not match template `labels`"));
     errors.back().value_form = v::ValueForm::kVerbatim;
   }
-  const json& pod = Sub(Sub(spec, "template"), "spec");
-  ValidatePodSpec(pod, "spec.template.spec", errors);
-  ValidateRestartPolicy(pod, "spec.template.spec", {"Always"}, errors);
+  ValidateAlwaysRestartingTemplate(rc, errors);
   return errors;
 }
 

@@ -11,12 +11,12 @@
 #include "pkg/genericserver/apimachinery/validation/names.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/table.h"
+#include "pkg/master/registry/builtin.h"
 #include "pkg/master/registry/core/pod_defaults.h"
 #include "pkg/master/registry/core/service_allocations.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/registry/schema.h"
-#include "pkg/master/schemas/schemas.h"
 
 namespace master::resources {
 namespace {
@@ -224,19 +224,11 @@ std::string ExternalIPs(const json& svc) {
 
 registry::ResourceSpecPtr Services(const std::string& cluster_ip_range,
                                    std::shared_ptr<const registry::Allocations> allocations) {
-  auto spec = std::make_shared<registry::ResourceSpec>();
-  spec->version = "v1";
-  spec->kind = "Service";
-  spec->plural = "services";
+  // The kind, scope, verbs and status subresource from the schema data; the strategy is
+  // the service's own.
+  auto spec = Builtin("v1", "services");
   spec->short_names = {"svc"};
   spec->categories = {"all"};
-  for (const schemas::Resource& r : schemas::Resources("v1")) {
-    if (r.name == "services/status") {
-      spec->subresources.push_back(
-          {"status", {"", "v1", "Service"}, r.verbs, std::make_shared<registry::StatusStrategy>()});
-    }
-    if (r.name == "services") spec->verbs = r.verbs;
-  }
   spec->strategy = std::make_shared<ServiceStrategy>(IPFamily(cluster_ip_range));
   spec->allocations = std::move(allocations);
   spec->columns = {
