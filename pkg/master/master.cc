@@ -109,13 +109,15 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
         return healthy.error().message;
       }),
       nullptr);
+  auto pods = store(resources::Pods(disruption_budgets), namespace_lifecycle);
+  auto bindings =
+      std::make_shared<registry::Store>(resources::Bindings(pods), nullptr, namespace_lifecycle);
   group_version("", "v1",
                 {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
-                 resources::ServiceAccounts(), resources::Pods(disruption_budgets),
-                 resources::Nodes(), resources::PersistentVolumes(),
+                 resources::ServiceAccounts(), resources::Nodes(), resources::PersistentVolumes(),
                  resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
                  resources::PodTemplates(), resources::LimitRanges(), resources::ResourceQuotas()},
-                {services, endpoints, component_statuses});
+                {pods, bindings, services, endpoints, component_statuses});
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});

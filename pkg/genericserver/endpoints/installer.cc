@@ -128,7 +128,7 @@ Awaitable<void> GroupVersionHandler::Serve(genericserver::RequestContext& ctx,
     co_await genericserver::WriteStatus(out, MethodNotAllowed());
     co_return;
   }
-  if (sub && sub->action) {
+  if ((sub && sub->action) || (!sub && verb == "create" && spec.create_action)) {
     co_await handlers::ServeAction(ctx, out, scope);
   } else if (sub && sub->view) {
     co_await handlers::ServeView(ctx, out, scope);

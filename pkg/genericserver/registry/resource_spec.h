@@ -123,6 +123,10 @@ struct ResourceSpec {
   // What objects of the kind hold outside themselves (Services: IPs and node ports); null
   // for most kinds.
   std::shared_ptr<const Allocations> allocations;
+  // A resource that is only a request (the legacy core `bindings`): a POST to the
+  // collection acts through it (the object's name is in the body) and nothing is stored;
+  // null for stored resources.
+  std::shared_ptr<const SubresourceAction> create_action;
 
   std::string GroupVersion() const { return group.empty() ? version : group + "/" + version; }
   apimachinery::GroupResource Resource() const { return {group, plural}; }

@@ -24,6 +24,8 @@ registry::ResourceSpecPtr Events();
 registry::ResourceSpecPtr ServiceAccounts();
 // Evictions consult the policy/v1 PodDisruptionBudget store.
 registry::ResourceSpecPtr Pods(std::shared_ptr<registry::Store> disruption_budgets);
+// The legacy `bindings` collection (create only): binds pods of `pods` as pods/binding does.
+registry::ResourceSpecPtr Bindings(std::shared_ptr<registry::Store> pods);
 registry::ResourceSpecPtr Endpoints();
 // Read-only, computed on each read: the storage's health (its error, or std::nullopt) and
 // the scheduler's and controller manager's on their local ports.

@@ -1,5 +1,5 @@
-// POST to an action subresource (pods/binding, pods/eviction): the body is the request,
-// the answer a Status.
+// POST to an action subresource (pods/binding, pods/eviction) or to a resource that is
+// only a request (the legacy core bindings): the body is the request, the answer a Status.
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/endpoints/handlers/decode.h"
@@ -23,8 +23,9 @@ Awaitable<void> ServeAction(RequestContext& ctx, ResponseWriter& out, const Scop
     co_await WriteError(ctx, out, body.error());
     co_return;
   }
-  auto done = co_await scope.subresource->action->Post(scope.store, scope.ns, scope.name,
-                                                       std::move(*body), *options);
+  const registry::SubresourceAction& action =
+      scope.subresource ? *scope.subresource->action : *scope.spec.create_action;
+  auto done = co_await action.Post(scope.store, scope.ns, scope.name, std::move(*body), *options);
   if (!done) {
     co_await WriteError(ctx, out, done.error());
     co_return;

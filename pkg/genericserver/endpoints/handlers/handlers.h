@@ -32,7 +32,8 @@ Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope
 // GET, PUT and PATCH of a subresource with a view (scope.subresource->view): the view of
 // the stored object is read, replaced or patched, then folded back into the object.
 Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope& scope);
-// POST to a subresource with an action (scope.subresource->action): the Status it answers.
+// POST to a subresource with an action (scope.subresource->action), or to a resource with
+// one (scope.spec.create_action): the Status it answers.
 Awaitable<void> ServeAction(RequestContext& ctx, ResponseWriter& out, const Scope& scope);
 Awaitable<void> ServeDelete(RequestContext& ctx, ResponseWriter& out, const Scope& scope);
 Awaitable<void> ServeDeleteCollection(RequestContext& ctx, ResponseWriter& out, const Scope& scope);

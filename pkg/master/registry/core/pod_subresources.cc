@@ -6,8 +6,10 @@
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/subresource_action.h"
 #include "pkg/master/registry/apps/workload.h"
+#include "pkg/master/registry/builtin.h"
 #include "pkg/master/registry/core/pod_defaults.h"
 #include "pkg/master/registry/fields.h"
+#include "pkg/master/registry/resources.h"
 
 namespace master::resources {
 namespace {
@@ -198,6 +200,30 @@ class EphemeralContainersStrategy final : public registry::Strategy {
   }
 };
 
+// The legacy core `bindings` collection: a Binding POSTed there binds the pod its
+// metadata.name names, as pods/binding does.
+class LegacyBinding final : public registry::SubresourceAction {
+ public:
+  explicit LegacyBinding(std::shared_ptr<registry::Store> pods) : pods_(std::move(pods)) {}
+
+  Awaitable<registry::Result<apimachinery::Status>> Post(
+      registry::Store&, std::string ns, std::string, json body,
+      registry::WriteOptions options) const override {
+    std::string name = Str(Sub(body, "metadata"), "name");
+    if (name.empty()) {
+      co_return std::unexpected(
+          v::NewInvalid("", "Binding", "",
+                        {v::FieldRequired("metadata.name", "name or generateName is required")}));
+    }
+    static const Binding kBinding;
+    co_return co_await kBinding.Post(*pods_, std::move(ns), std::move(name), std::move(body),
+                                     std::move(options));
+  }
+
+ private:
+  std::shared_ptr<registry::Store> pods_;
+};
+
 }  // namespace
 
 registry::Subresource PodBinding() {
@@ -216,6 +242,16 @@ registry::Subresource PodEphemeralContainers() {
           {"", "v1", "Pod"},
           {"get", "patch", "update"},
           std::make_shared<EphemeralContainersStrategy>()};
+}
+
+}  // namespace master::resources
+
+namespace master::resources {
+
+registry::ResourceSpecPtr Bindings(std::shared_ptr<registry::Store> pods) {
+  auto spec = Builtin("v1", "bindings");
+  spec->create_action = std::make_shared<LegacyBinding>(std::move(pods));
+  return spec;
 }
 
 }  // namespace master::resources

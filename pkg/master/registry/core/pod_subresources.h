@@ -1,7 +1,8 @@
 #pragma once
 // The pod subresources beyond status: binding (the scheduler's assignment to a node),
 // eviction (a deletion that respects disruption budgets) and ephemeralcontainers (what
-// `kubectl debug` adds to a running pod).
+// `kubectl debug` adds to a running pod); the legacy `bindings` collection is declared in
+// resources.h.
 
 #include <memory>
 

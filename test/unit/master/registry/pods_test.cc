@@ -195,6 +195,20 @@ TEST_CASE("pods: binding assigns a node once; ephemeral containers are only adde
         "Operation cannot be fulfilled on pods \"p\": pod p is already assigned to node \"n1\"");
   auto no_node = api.Do("POST", pod + "/binding", R"({"target":{"kind":"Pod"}})");
   CHECK(no_node.status == 422);
+  // The legacy bindings collection binds the pod its body names, and is only a request.
+  api.Create(kPods, json::parse(R"({"metadata":{"name":"q"},
+      "spec":{"containers":[{"name":"c","image":"i"}]}})"));
+  const std::string bindings = "/api/v1/namespaces/default/bindings";
+  auto legacy = api.Do("POST", bindings, R"({"metadata":{"name":"q"},"target":{"name":"n3"}})");
+  REQUIRE(legacy.status == 201);
+  CHECK(legacy.Json()["status"] == "Success");
+  CHECK(api.Do("GET", std::string(kPods) + "/q").Json()["spec"]["nodeName"] == "n3");
+  CHECK(api.Do("POST", bindings, R"({"metadata":{"name":"gone"},"target":{"name":"n3"}})").status ==
+        404);
+  auto unnamed = api.Do("POST", bindings, R"({"target":{"name":"n3"}})");
+  REQUIRE(unnamed.status == 422);
+  CHECK(unnamed.Json()["details"]["causes"][0]["field"] == "metadata.name");
+  CHECK(api.Do("GET", bindings).status == 405);
 
   auto debug = api.Do("PATCH", pod + "/ephemeralcontainers",
                       R"({"spec":{"ephemeralContainers":[{"name":"debugger","image":"busybox",
