@@ -15,7 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-// The tables are not recursive; this only guards against a table that one day is.
+// Messages nest (JSONSchemaProps-like recursion aside) a few levels deep; a body nesting
+// deeper than this is refused rather than followed.
 constexpr int kMaxDepth = 64;
 
 // Decoding runs in two passes. Read() fills a "raw" object with every field present on the wire
@@ -32,6 +33,21 @@ bool IsVarint(Kind kind) {
 bool IsStruct(const FieldSpec& f) {
   return f.label == Label::kSingle && (f.kind == Kind::kMessage || IsWellKnown(f.kind)) &&
          f.kind != Kind::kStringList;
+}
+
+// How Go's encoding/json writes the field, from what the tables know of the Go field.
+enum class Emit : std::uint8_t {
+  kOmitEmpty,        // `json:",omitempty"` on a value: omitted when zero or empty
+  kAlways,           // no omitempty (or a struct): written even when absent, as its zero value
+  kPointer,          // *T with omitempty: written only when present on the wire
+  kNullablePointer,  // *T, slice or map without omitempty: the value when present, else null
+};
+
+Emit EmitOf(const FieldSpec& f) {
+  if (f.label != Label::kSingle) return f.omitempty ? Emit::kOmitEmpty : Emit::kNullablePointer;
+  if (f.pointer) return f.omitempty ? Emit::kPointer : Emit::kNullablePointer;
+  if (IsStruct(f) || !f.omitempty) return Emit::kAlways;
+  return Emit::kOmitEmpty;
 }
 
 json VarintValue(Kind kind, std::uint64_t v) {
@@ -69,6 +85,8 @@ class Decoder {
       std::expected<void, std::string> r;
       if (f == nullptr) {
         r = reader.Skip(tag->type);
+      } else if (f->kind == Kind::kInline) {
+        r = Inline(spec, *f, tag->type, reader, raw, depth);
       } else if (f->label == Label::kSingle) {
         r = Single(spec, *f, tag->type, reader, raw, depth);
       } else if (f->label == Label::kRepeated) {
@@ -113,6 +131,15 @@ class Decoder {
     auto r = Read(*f.message, *bytes, target, depth + 1);
     if (!r) return std::unexpected(r.error());
     return merge_into != nullptr ? json() : std::move(fresh);
+  }
+
+  // An inline struct's fields go into the object that holds it.
+  std::expected<void, std::string> Inline(const MessageSpec& spec, const FieldSpec& f,
+                                          WireType type, Reader& reader, json& raw, int depth) {
+    if (type != WireType::kLen) return std::unexpected(WrongType(spec, f, type));
+    auto bytes = reader.ReadBytes();
+    if (!bytes) return std::unexpected(bytes.error());
+    return Read(*f.message, *bytes, raw, depth + 1);
   }
 
   std::expected<void, std::string> Single(const MessageSpec& spec, const FieldSpec& f,
@@ -246,6 +273,10 @@ json FinishMap(const FieldSpec& f, json& raw) {
 
 void Finish(const MessageSpec& spec, json& obj) {
   for (const FieldSpec& f : spec.fields) {
+    if (f.kind == Kind::kInline) {
+      Finish(*f.message, obj);
+      continue;
+    }
     const std::string name(f.json_name);
     auto it = obj.find(name);
     bool present = it != obj.end();
@@ -264,7 +295,7 @@ void Finish(const MessageSpec& spec, json& obj) {
         present = false;
       }
     }
-    switch (f.emit) {
+    switch (EmitOf(f)) {
       case Emit::kPointer:
         break;
       case Emit::kNullablePointer:

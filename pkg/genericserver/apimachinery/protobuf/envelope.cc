@@ -85,4 +85,16 @@ std::expected<Envelope, std::string> DecodeEnvelope(std::string_view body) {
   return envelope;
 }
 
+std::string EncodeEnvelope(const TypeMeta& type, std::string_view raw) {
+  std::string type_meta;
+  AppendLen(type_meta, 1, type.api_version);
+  AppendLen(type_meta, 2, type.kind);
+  std::string out(kMagic);
+  AppendLen(out, 1, type_meta);
+  AppendLen(out, 2, raw);
+  AppendLen(out, 3, "");  // contentEncoding and contentType: empty, and always written
+  AppendLen(out, 4, "");
+  return out;
+}
+
 }  // namespace apimachinery::protobuf

@@ -29,4 +29,7 @@ inline constexpr std::string_view kMagic{"k8s\0", 4};
 // not that (no magic, truncated or malformed fields).
 std::expected<Envelope, std::string> DecodeEnvelope(std::string_view body);
 
+// The magic and the runtime.Unknown around an encoded object, as upstream writes them.
+std::string EncodeEnvelope(const TypeMeta& type, std::string_view raw);
+
 }  // namespace apimachinery::protobuf

@@ -1,6 +1,7 @@
 #include "pkg/genericserver/apimachinery/protobuf/go_json.h"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -55,7 +56,69 @@ void CivilFromDays(std::int64_t z, std::int64_t& year, int& month, int& day) {
   year = yoe + era * 400 + (month <= 2 ? 1 : 0);
 }
 
+// Days since 1970-01-01 of a proleptic Gregorian date (the inverse of CivilFromDays).
+std::int64_t DaysFromCivil(std::int64_t year, int month, int day) {
+  year -= month <= 2 ? 1 : 0;
+  const std::int64_t era = (year >= 0 ? year : year - 399) / 400;
+  const std::int64_t yoe = year - era * 400;
+  const std::int64_t doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// The digits of text[pos, pos + n) as a number, or -1.
+int Digits(std::string_view text, std::size_t pos, std::size_t n) {
+  if (pos + n > text.size()) return -1;
+  int v = 0;
+  for (std::size_t i = pos; i < pos + n; ++i) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    v = v * 10 + (text[i] - '0');
+  }
+  return v;
+}
+
 }  // namespace
+
+std::optional<Timestamp> ParseTime(std::string_view text) {
+  // 2006-01-02T15:04:05[.fraction](Z|+07:00)
+  const int year = Digits(text, 0, 4), month = Digits(text, 5, 2), day = Digits(text, 8, 2);
+  const int hour = Digits(text, 11, 2), minute = Digits(text, 14, 2), second = Digits(text, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 ||
+      minute < 0 || minute > 59 || second < 0 || second > 60 || text[4] != '-' || text[7] != '-' ||
+      (text[10] != 'T' && text[10] != 't') || text[13] != ':' || text[16] != ':') {
+    return std::nullopt;
+  }
+  std::size_t pos = 19;
+  std::int64_t nanos = 0;
+  if (pos < text.size() && text[pos] == '.') {
+    std::int64_t scale = kNanosPerSecond;
+    ++pos;
+    const std::size_t start = pos;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+      if (scale > 1) {
+        scale /= 10;
+        nanos += (text[pos] - '0') * scale;
+      }
+      ++pos;
+    }
+    if (pos == start) return std::nullopt;
+  }
+  std::int64_t offset = 0;
+  if (pos < text.size() && (text[pos] == 'Z' || text[pos] == 'z')) {
+    ++pos;
+  } else if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+    const int oh = Digits(text, pos + 1, 2), om = Digits(text, pos + 4, 2);
+    if (oh < 0 || om < 0 || pos + 3 >= text.size() || text[pos + 3] != ':') return std::nullopt;
+    offset = (text[pos] == '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    pos += 6;
+  } else {
+    return std::nullopt;
+  }
+  if (pos != text.size()) return std::nullopt;
+  const std::int64_t seconds =
+      DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+  return Timestamp{seconds, static_cast<std::int32_t>(nanos)};
+}
 
 std::string SanitizeUTF8(std::string_view s) {
   std::string out;

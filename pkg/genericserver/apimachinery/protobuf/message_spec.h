@@ -1,7 +1,8 @@
 #pragma once
-// The tables that drive the decoder: for each protobuf message, its field numbers with the JSON
-// name, the value kind and how Go's encoding/json writes the field (omitempty, pointer, ...).
-// Adding a kind is adding a MessageSpec (see tables_*.cc) and a line in messages.cc.
+// The tables that drive the codec: for each protobuf message of the API, its fields with
+// number, JSON name, value kind, and what Go's types say about them (a pointer or not;
+// omitempty or not in the JSON tag). Generated from upstream's
+// descriptors by tools/gen_protobuf.py into generated/; nothing here is per kind.
 
 #include <cstdint>
 #include <span>
@@ -17,29 +18,21 @@ enum class Kind : std::uint8_t {
   kInt64,         // varint
   kBool,          // varint, non-zero is true
   kMessage,       // embedded message: JSON object by its own table
+  kInline,        // embedded Go struct whose fields JSON writes in the parent (VolumeSource)
   kTime,          // metav1.Time {1 seconds, 2 nanos}: RFC 3339 in UTC, null when zero
   kMicroTime,     // metav1.MicroTime: RFC 3339 with microseconds, null when zero
+  kDuration,      // metav1.Duration {1 duration (ns)}: Go's "1h2m3s" form
   kQuantity,      // resource.Quantity {1 string}: JSON string
   kIntOrString,   // intstr.IntOrString {1 type, 2 intVal, 3 strVal}: JSON number or string
   kRawExtension,  // runtime.RawExtension {1 raw}: the JSON document in raw, null when absent
   kFieldsV1,      // metav1.FieldsV1 {1 Raw}: the JSON document in Raw, null when absent
-  kStringList,    // a nullable []string wrapper such as ExtraValue {1 items}: array or null
+  kStringList,    // a []string wrapper such as ExtraValue {1 items}: array or null
 };
 
 enum class Label : std::uint8_t {
   kSingle,
   kRepeated,  // one element per occurrence (numbers also packed)
   kMap,       // map<string, kind>: entries {1 key, 2 value}
-};
-
-// How the Go field is written by encoding/json. Struct-valued kinds (kMessage, kTime,
-// kMicroTime, kQuantity, kIntOrString, kRawExtension) are never omitted unless they are
-// pointers, whatever the tag says, so they take kAlways or a pointer mode.
-enum class Emit : std::uint8_t {
-  kOmitEmpty,        // `json:",omitempty"` on a value: omitted when zero or empty
-  kAlways,           // no omitempty (or a struct): written even when absent, as its zero value
-  kPointer,          // *T with omitempty: written only when present on the wire
-  kNullablePointer,  // *T without omitempty: the value when present, else null
 };
 
 struct MessageSpec;
@@ -49,35 +42,24 @@ struct FieldSpec {
   std::string_view json_name;
   Kind kind = Kind::kString;
   Label label = Label::kSingle;
-  Emit emit = Emit::kOmitEmpty;
-  const MessageSpec* message = nullptr;  // for Kind::kMessage
+  // A Go pointer (*int32, *PodSpec): on the wire only when set. Non-pointer fields are
+  // always written, zero or not, as Go's generated marshalling writes them.
+  bool pointer = false;
+  // `json:",omitempty"`: Go's JSON leaves the field out when empty (structs excepted).
+  bool omitempty = true;
+  const MessageSpec* message = nullptr;  // for kMessage and kInline
 };
 
 struct MessageSpec {
-  std::string_view name;  // the Go type, for error messages
-  std::span<const FieldSpec> fields;
+  std::string_view name;              // the schema's name ("io.k8s.api.core.v1.Pod"), for messages
+  std::span<const FieldSpec> fields;  // by ascending number
 };
 
-// Builders that keep the tables short.
-constexpr FieldSpec Field(std::int32_t number, std::string_view name, Kind kind,
-                          Emit emit = Emit::kOmitEmpty) {
-  return FieldSpec{number, name, kind, Label::kSingle, emit, nullptr};
-}
-constexpr FieldSpec Message(std::int32_t number, std::string_view name, const MessageSpec& spec,
-                            Emit emit = Emit::kAlways) {
-  return FieldSpec{number, name, Kind::kMessage, Label::kSingle, emit, &spec};
-}
-constexpr FieldSpec Repeated(std::int32_t number, std::string_view name, Kind kind,
-                             Emit emit = Emit::kOmitEmpty) {
-  return FieldSpec{number, name, kind, Label::kRepeated, emit, nullptr};
-}
-constexpr FieldSpec RepeatedMessage(std::int32_t number, std::string_view name,
-                                    const MessageSpec& spec, Emit emit = Emit::kOmitEmpty) {
-  return FieldSpec{number, name, Kind::kMessage, Label::kRepeated, emit, &spec};
-}
-constexpr FieldSpec Map(std::int32_t number, std::string_view name, Kind value,
-                        Emit emit = Emit::kOmitEmpty) {
-  return FieldSpec{number, name, value, Label::kMap, emit, nullptr};
-}
+// The message of a kind: (apiVersion, kind) -> message.
+struct KindMessage {
+  std::string_view api_version;
+  std::string_view kind;
+  const MessageSpec* message;
+};
 
 }  // namespace apimachinery::protobuf

@@ -1,51 +1,37 @@
 #include "pkg/genericserver/apimachinery/protobuf/messages.h"
 
+#include <algorithm>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/protobuf/decoder.h"
-#include "pkg/genericserver/apimachinery/protobuf/tables.h"
+#include "pkg/genericserver/apimachinery/protobuf/encoder.h"
+#include "pkg/genericserver/apimachinery/protobuf/generated/messages.h"
+#include "pkg/genericserver/apimachinery/protobuf/wire.h"
 
 namespace apimachinery::protobuf {
 namespace {
 
-struct KindEntry {
-  std::string_view api_version;
-  std::string_view kind;
-  const MessageSpec* spec;
-};
-
-constexpr KindEntry kKinds[] = {
-    {"v1", "Namespace", &tables::kNamespace},
-    {"v1", "ConfigMap", &tables::kConfigMap},
-    {"v1", "Secret", &tables::kSecret},
-    {"v1", "ServiceAccount", &tables::kServiceAccount},
-    {"v1", "Event", &tables::kEvent},
-    {"coordination.k8s.io/v1", "Lease", &tables::kLease},
-    {"authorization.k8s.io/v1", "SubjectAccessReview", &tables::kSubjectAccessReview},
-    {"authorization.k8s.io/v1", "SelfSubjectAccessReview", &tables::kSelfSubjectAccessReview},
-    {"authorization.k8s.io/v1", "SelfSubjectRulesReview", &tables::kSelfSubjectRulesReview},
-    {"authentication.k8s.io/v1", "TokenReview", &tables::kTokenReview},
-    {"authentication.k8s.io/v1", "SelfSubjectReview", &tables::kSelfSubjectReview},
-    {"authentication.k8s.io/v1", "TokenRequest", &tables::kTokenRequest},
-};
-
-const MessageSpec* Find(std::string_view api_version, std::string_view kind) {
-  for (const KindEntry& e : kKinds) {
-    if (e.api_version == api_version && e.kind == kind) return e.spec;
-  }
-  return nullptr;
+const std::string& StringAt(const nlohmann::json& object, const char* key) {
+  static const std::string kEmpty;
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get_ref<const std::string&>() : kEmpty;
 }
 
 }  // namespace
 
-bool KnowsKind(std::string_view api_version, std::string_view kind) {
-  return Find(api_version, kind) != nullptr;
+const MessageSpec* FindKind(std::string_view api_version, std::string_view kind) {
+  const auto& kinds = generated::kKinds;
+  auto it = std::lower_bound(
+      kinds.begin(), kinds.end(), std::pair(api_version, kind),
+      [](const KindMessage& e, const auto& key) { return std::pair(e.api_version, e.kind) < key; });
+  if (it == kinds.end() || it->api_version != api_version || it->kind != kind) return nullptr;
+  return it->message;
 }
 
 std::expected<nlohmann::json, std::string> ToJSON(const Envelope& envelope) {
-  const MessageSpec* spec = Find(envelope.type.api_version, envelope.type.kind);
+  const MessageSpec* spec = FindKind(envelope.type.api_version, envelope.type.kind);
   if (spec == nullptr) {
     return std::unexpected("no protobuf decoding for kind \"" + envelope.type.kind +
                            "\" in version \"" + envelope.type.api_version + "\"");
@@ -56,6 +42,25 @@ std::expected<nlohmann::json, std::string> ToJSON(const Envelope& envelope) {
   (*object)["apiVersion"] = envelope.type.api_version;
   (*object)["kind"] = envelope.type.kind;
   return object;
+}
+
+std::optional<std::string> EncodeObject(const nlohmann::json& object) {
+  if (!object.is_object()) return std::nullopt;
+  TypeMeta type{StringAt(object, "apiVersion"), StringAt(object, "kind")};
+  const MessageSpec* spec = FindKind(type.api_version, type.kind);
+  if (spec == nullptr) return std::nullopt;
+  return EncodeEnvelope(type, EncodeMessage(*spec, object));
+}
+
+std::optional<std::string> EncodeWatchEvent(std::string_view type, const nlohmann::json& object) {
+  auto body = EncodeObject(object);
+  if (!body) return std::nullopt;
+  std::string raw_extension;
+  AppendLen(raw_extension, 1, *body);
+  std::string out;
+  AppendLen(out, 1, type);
+  AppendLen(out, 2, raw_extension);
+  return out;
 }
 
 }  // namespace apimachinery::protobuf

@@ -1,20 +1,26 @@
 #pragma once
-// Kubernetes objects sent as protobuf (kubectl 1.32's typed clients do so for the generator forms
-// of `kubectl create`, `auth can-i` and `auth whoami`), turned into the JSON object the rest of
-// the server works with.
+// Kubernetes objects in protobuf (application/vnd.kubernetes.protobuf): every built-in kind's
+// message from the generated tables, decoded into the JSON object the rest of the server
+// works with, and the server's JSON objects encoded as upstream encodes them.
 
 #include <expected>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "pkg/genericserver/apimachinery/protobuf/envelope.h"
+#include "pkg/genericserver/apimachinery/protobuf/message_spec.h"
 
 namespace apimachinery::protobuf {
 
-// Whether ToJSON knows the kind of this group-version ("v1", "authorization.k8s.io/v1").
-bool KnowsKind(std::string_view api_version, std::string_view kind);
+// The message of a kind ("apps/v1", "Deployment"), or nullptr when the kind has none
+// (custom resources, Table).
+const MessageSpec* FindKind(std::string_view api_version, std::string_view kind);
+inline bool KnowsKind(std::string_view api_version, std::string_view kind) {
+  return FindKind(api_version, kind) != nullptr;
+}
 
 // The object in envelope.raw as JSON, exactly as the same object sent as JSON would decode:
 // {"apiVersion","kind","metadata":{...},...} with the fields Go's encoding/json writes for it
@@ -22,5 +28,13 @@ bool KnowsKind(std::string_view api_version, std::string_view kind);
 // of fields without omitempty as null, "creationTimestamp":null for an unset one). Unknown
 // field numbers are skipped. An unknown kind or malformed bytes give an error message.
 std::expected<nlohmann::json, std::string> ToJSON(const Envelope& envelope);
+
+// The object (with its apiVersion and kind) as a protobuf body: the magic, the envelope and
+// its message; std::nullopt when its kind has no message.
+std::optional<std::string> EncodeObject(const nlohmann::json& object);
+
+// A watch event as the message of one protobuf watch frame (metav1.WatchEvent, without
+// envelope: {1 type, 2 object}, the object a protobuf body); std::nullopt as above.
+std::optional<std::string> EncodeWatchEvent(std::string_view type, const nlohmann::json& object);
 
 }  // namespace apimachinery::protobuf

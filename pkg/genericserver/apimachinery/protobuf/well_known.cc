@@ -10,6 +10,7 @@
 #include "pkg/genericserver/apimachinery/protobuf/go_json.h"
 #include "pkg/genericserver/apimachinery/protobuf/wire.h"
 #include "pkg/genericserver/apimachinery/schema/go_values.h"
+#include "pkg/util/duration.h"
 
 namespace apimachinery::protobuf {
 namespace {
@@ -108,6 +109,13 @@ std::expected<json, std::string> RawJSON(std::string_view message, std::string_v
   return doc;
 }
 
+std::expected<json, std::string> Duration(std::string_view bytes) {
+  auto m = ReadSmall("Duration", bytes, Bit(1), 0);
+  if (!m) return std::unexpected(m.error());
+  const auto ns = static_cast<std::int64_t>(m->varints[1].value_or(0));
+  return json(util::FormatDuration(util::Duration(ns)));
+}
+
 std::expected<json, std::string> StringList(std::string_view bytes) {
   json items = json::array();
   auto m = ReadSmall("ExtraValue", bytes, 0, Bit(1), &items);
@@ -122,6 +130,7 @@ bool IsWellKnown(Kind kind) {
   switch (kind) {
     case Kind::kTime:
     case Kind::kMicroTime:
+    case Kind::kDuration:
     case Kind::kQuantity:
     case Kind::kIntOrString:
     case Kind::kRawExtension:
@@ -139,6 +148,8 @@ std::expected<json, std::string> DecodeWellKnown(Kind kind, std::string_view byt
       return Timestamp(bytes, /*micro=*/false);
     case Kind::kMicroTime:
       return Timestamp(bytes, /*micro=*/true);
+    case Kind::kDuration:
+      return Duration(bytes);
     case Kind::kQuantity:
       return Quantity(bytes);
     case Kind::kIntOrString:
@@ -160,9 +171,63 @@ json WellKnownZero(Kind kind) {
       return "0";
     case Kind::kIntOrString:
       return 0;
+    case Kind::kDuration:
+      return "0s";
     default:  // Time and MicroTime (zero time), RawExtension, FieldsV1, StringList (nil)
       return nullptr;
   }
+}
+
+std::string EncodeWellKnown(Kind kind, const json& value) {
+  std::string out;
+  switch (kind) {
+    case Kind::kTime:
+    case Kind::kMicroTime: {
+      // A zero (null) time is no bytes; Timestamp's seconds and nanos are always written.
+      if (!value.is_string()) break;
+      auto t = gojson::ParseTime(value.get_ref<const std::string&>());
+      if (!t) break;
+      AppendVarintField(out, 1, static_cast<std::uint64_t>(t->seconds));
+      AppendVarintField(out, 2, static_cast<std::uint64_t>(static_cast<std::int64_t>(t->nanos)));
+      break;
+    }
+    case Kind::kDuration: {
+      std::int64_t ns = 0;
+      if (value.is_string()) {
+        auto d = util::ParseDuration(value.get_ref<const std::string&>());
+        if (d) ns = d->count();
+      }
+      AppendVarintField(out, 1, static_cast<std::uint64_t>(ns));
+      break;
+    }
+    case Kind::kQuantity:
+      AppendLen(out, 1, value.is_string() ? value.get_ref<const std::string&>() : "0");
+      break;
+    case Kind::kIntOrString: {
+      const bool is_string = value.is_string();
+      AppendVarintField(out, 1, is_string ? 1 : 0);
+      const std::int64_t i = value.is_number() ? value.get<std::int64_t>() : 0;
+      AppendVarintField(
+          out, 2,
+          static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(i))));
+      AppendLen(out, 3, is_string ? value.get_ref<const std::string&>() : "");
+      break;
+    }
+    case Kind::kRawExtension:
+    case Kind::kFieldsV1:
+      if (!value.is_null()) AppendLen(out, 1, value.dump());
+      break;
+    case Kind::kStringList:
+      if (value.is_array()) {
+        for (const json& item : value) {
+          AppendLen(out, 1, item.is_string() ? item.get_ref<const std::string&>() : "");
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  return out;
 }
 
 }  // namespace apimachinery::protobuf

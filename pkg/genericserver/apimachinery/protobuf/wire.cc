@@ -11,6 +11,24 @@ constexpr int kMaxGroupDepth = 100;
 
 }  // namespace
 
+void AppendVarint(std::string& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+void AppendTag(std::string& out, std::int32_t field, WireType type) {
+  AppendVarint(out, (static_cast<std::uint64_t>(field) << 3) | static_cast<std::uint64_t>(type));
+}
+
+void AppendLen(std::string& out, std::int32_t field, std::string_view bytes) {
+  AppendTag(out, field, WireType::kLen);
+  AppendVarint(out, bytes.size());
+  out.append(bytes);
+}
+
 std::string_view WireTypeName(WireType type) {
   switch (type) {
     case WireType::kVarint:

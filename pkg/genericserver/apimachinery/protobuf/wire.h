@@ -1,5 +1,5 @@
 #pragma once
-// The protocol buffers wire format, read only: tags, varints, length-delimited values and the
+// The protocol buffers wire format: tags, varints, length-delimited values and the
 // skipping of unknown fields. Bounds are checked on every read; errors are the messages the
 // caller reports (the request is then a 400).
 
@@ -48,6 +48,15 @@ class Reader {
   std::string_view data_;
   std::size_t pos_ = 0;
 };
+
+// Writing: a field's key, a varint, a length-delimited value.
+void AppendVarint(std::string& out, std::uint64_t v);
+void AppendTag(std::string& out, std::int32_t field, WireType type);
+void AppendLen(std::string& out, std::int32_t field, std::string_view bytes);
+inline void AppendVarintField(std::string& out, std::int32_t field, std::uint64_t v) {
+  AppendTag(out, field, WireType::kVarint);
+  AppendVarint(out, v);
+}
 
 // The wire type a field's value has, for error messages ("varint", "bytes", ...).
 std::string_view WireTypeName(WireType type);

@@ -18,7 +18,7 @@ Awaitable<void> ServeAction(RequestContext& ctx, ResponseWriter& out, const Scop
     co_await WriteError(ctx, out, options.error());
     co_return;
   }
-  auto body = DecodeObject(ctx);
+  auto body = DecodeObject(ctx, &scope.spec);
   if (!body) {
     co_await WriteError(ctx, out, body.error());
     co_return;

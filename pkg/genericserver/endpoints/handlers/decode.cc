@@ -50,18 +50,25 @@ char TooDeep(std::string_view text) {
 const std::vector<std::string> kBodyMediaTypes = {"application/json", "application/yaml",
                                                   "application/vnd.kubernetes.protobuf"};
 
-// The kinds apimachinery/protobuf knows; 415 for the others, which this server reads as JSON
-// or YAML only.
-registry::Result<json> DecodeProtobuf(std::string_view bytes) {
+constexpr char kProtobuf[] = "application/vnd.kubernetes.protobuf";
+
+// A protobuf body: any built-in kind (a kind without a message is a 400, as an unregistered
+// kind is upstream); a resource without protobuf (custom resources) refuses it with 415.
+registry::Result<json> DecodeProtobuf(std::string_view bytes, const registry::ResourceSpec* spec) {
   namespace pb = apimachinery::protobuf;
+  if (spec != nullptr && !pb::KnowsKind(spec->GroupVersion(), spec->kind)) {
+    return std::unexpected(
+        apimachinery::NewUnsupportedMediaType(kProtobuf, {"application/json", "application/yaml"}));
+  }
   auto envelope = pb::DecodeEnvelope(bytes);
   if (!envelope) {
     return std::unexpected(
         apimachinery::NewBadRequest("unable to decode protobuf body: " + envelope.error()));
   }
   if (!pb::KnowsKind(envelope->type.api_version, envelope->type.kind)) {
-    return std::unexpected(apimachinery::NewUnsupportedMediaType(
-        "application/vnd.kubernetes.protobuf", {"application/json", "application/yaml"}));
+    return std::unexpected(apimachinery::NewBadRequest(
+        "no kind \"" + envelope->type.kind + "\" is registered for version \"" +
+        envelope->type.api_version + "\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""));
   }
   auto object = pb::ToJSON(*envelope);
   if (!object) {
@@ -90,7 +97,7 @@ registry::Result<json> ParseJSON(std::string_view text) {
   }
 }
 
-registry::Result<json> DecodeObject(const RequestContext& ctx) {
+registry::Result<json> DecodeObject(const RequestContext& ctx, const registry::ResourceSpec* spec) {
   const std::string type = BodyMediaType(ctx);
   registry::Result<json> body;
   if (type.empty() || type == "application/json") {
@@ -101,8 +108,8 @@ registry::Result<json> DecodeObject(const RequestContext& ctx) {
       return std::unexpected(apimachinery::NewBadRequest(converted.error()));
     }
     body = std::move(*converted);
-  } else if (type == "application/vnd.kubernetes.protobuf") {
-    body = DecodeProtobuf(ctx.request.body);
+  } else if (type == kProtobuf) {
+    body = DecodeProtobuf(ctx.request.body, spec);
   } else {
     return std::unexpected(apimachinery::NewUnsupportedMediaType(type, kBodyMediaTypes));
   }
@@ -118,7 +125,7 @@ registry::Result<WriteRequest> ReadWriteRequest(const RequestContext& ctx, Respo
                                                 const registry::ResourceSpec& spec) {
   auto options = ParseWriteOptions(ctx);
   if (!options) return std::unexpected(options.error());
-  auto body = DecodeObject(ctx);
+  auto body = DecodeObject(ctx, &spec);
   if (body) body = CheckFields(ctx, out, spec, std::move(*body));
   if (!body) return std::unexpected(body.error());
   return WriteRequest{*options, std::move(*body)};

@@ -1,6 +1,6 @@
 #pragma once
-// Request bodies: JSON (the default) or YAML into JSON. Other media types are 415,
-// malformed bodies 400, with the problem named.
+// Request bodies: JSON (the default), YAML or protobuf into JSON. Other media types are
+// 415, malformed bodies 400, with the problem named.
 
 #include <nlohmann/json.hpp>
 
@@ -8,8 +8,10 @@
 
 namespace endpoints::handlers {
 
-// An object body for create and update.
-registry::Result<nlohmann::json> DecodeObject(const RequestContext& ctx);
+// An object body for create and update (of `spec`'s resource: protobuf only for kinds that
+// have messages; null for meta.k8s.io bodies such as DeleteOptions).
+registry::Result<nlohmann::json> DecodeObject(const RequestContext& ctx,
+                                              const registry::ResourceSpec* spec);
 // The patch media types.
 inline constexpr char kJSONPatch[] = "application/json-patch+json";
 inline constexpr char kMergePatch[] = "application/merge-patch+json";

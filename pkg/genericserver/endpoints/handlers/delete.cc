@@ -19,7 +19,9 @@ registry::Result<registry::DeleteOptions> ParseDeleteOptions(const RequestContex
   registry::DeleteOptions o;
   json body = json::object();
   if (!ctx.request.body.empty()) {
-    auto parsed = ParseJSON(ctx.request.body);
+    auto parsed = BodyMediaType(ctx) == "application/vnd.kubernetes.protobuf"
+                      ? DecodeObject(ctx, nullptr)
+                      : ParseJSON(ctx.request.body);
     if (!parsed) return std::unexpected(parsed.error());
     if (!parsed->is_object()) {
       return std::unexpected(

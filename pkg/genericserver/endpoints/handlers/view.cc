@@ -65,7 +65,7 @@ Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope&
     co_return;
   }
   if (method == "PUT") {
-    auto body = DecodeObject(ctx);
+    auto body = DecodeObject(ctx, &scope.spec);
     if (!body) {
       co_await WriteError(ctx, out, body.error());
       co_return;

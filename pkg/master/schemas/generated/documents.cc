@@ -69,9 +69,11 @@ constexpr Resource kAppsV1Resources[] = {
 };
 
 constexpr Kind kAuthenticationK8sIoV1Kinds[] = {
+    {"authentication.k8s.io", "v1", "SelfSubjectReview", "io.k8s.api.authentication.v1.SelfSubjectReview"},
     {"authentication.k8s.io", "v1", "TokenReview", "io.k8s.api.authentication.v1.TokenReview"},
 };
 constexpr Resource kAuthenticationK8sIoV1Resources[] = {
+    {"selfsubjectreviews", false, "authentication.k8s.io", "v1", "SelfSubjectReview", "io.k8s.api.authentication.v1.SelfSubjectReview", "create"},
     {"tokenreviews", false, "authentication.k8s.io", "v1", "TokenReview", "io.k8s.api.authentication.v1.TokenReview", "create"},
 };
 

@@ -86,12 +86,13 @@ TEST_CASE("create: protobuf bodies as kubectl's generators send them", "[handler
   auto secret = api.Do("POST", kCMs, Body("v1", "Secret", Str(1, Meta("s"))), protobuf);
   CHECK(secret.status == 400);
 
-  // Kinds the protobuf decoder does not know: 415 naming the media types that work.
-  auto unknown = api.Do("POST", kCMs, Body("v1", "Pod", Str(1, Meta("p"))), protobuf);
-  CHECK(unknown.status == 415);
+  // A kind without a message is not registered in the protobuf scheme: 400.
+  auto unknown =
+      api.Do("POST", kCMs, Body("example.com/v1", "Widget", Str(1, Meta("p"))), protobuf);
+  CHECK(unknown.status == 400);
   CHECK(unknown.Json()["message"] ==
-        "the body of the request was in an unknown format - accepted media types include: "
-        "application/json, application/yaml");
+        "no kind \"Widget\" is registered for version \"example.com/v1\" in scheme "
+        "\"pkg/api/legacyscheme/scheme.go:30\"");
 
   for (const std::string& broken : {std::string("k8s"), std::string("nope") + Str(1, ""),
                                     Body("v1", "ConfigMap", "\x0a\xff")}) {
