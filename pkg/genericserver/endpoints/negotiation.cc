@@ -52,13 +52,17 @@ std::vector<MediaType> ParseAccept(std::string_view accept) {
   return out;
 }
 
-const std::vector<std::string>& SupportedOutputTypes() {
-  static const std::vector<std::string> types = {"application/json", "application/yaml",
-                                                 "application/json;stream=watch"};
-  return types;
+const std::vector<std::string>& SupportedOutputTypes(bool protobuf) {
+  static const std::vector<std::string> json_only = {"application/json", "application/yaml",
+                                                     "application/json;stream=watch"};
+  static const std::vector<std::string> with_protobuf = {
+      "application/json", "application/yaml", "application/vnd.kubernetes.protobuf",
+      "application/json;stream=watch", "application/vnd.kubernetes.protobuf;stream=watch"};
+  return protobuf ? with_protobuf : json_only;
 }
 
-std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool streaming) {
+std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool streaming,
+                                            bool protobuf) {
   if (util::TrimSpace(accept).empty()) return OutputTarget{};
   for (const MediaType& m : ParseAccept(accept)) {
     if (m.q <= 0) continue;
@@ -72,6 +76,20 @@ std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool stream
       if (as == "Table") return OutputTarget{Output::kTable, v};
       if (as == "PartialObjectMetadata" || as == "PartialObjectMetadataList") {
         return OutputTarget{Output::kPartialObjectMetadata, v, as == "PartialObjectMetadataList"};
+      }
+      continue;
+    }
+    if (essence == "application/vnd.kubernetes.protobuf") {
+      // Objects and lists of kinds with messages; PartialObjectMetadata of any (a meta.k8s.io
+      // message); never a Table, which has no message.
+      if (as.empty()) {
+        if (protobuf) return OutputTarget{Output::kJSON, "v1", false, true};
+        continue;
+      }
+      if (m.Param("g") == "meta.k8s.io" && m.Param("v") == "v1" &&
+          (as == "PartialObjectMetadata" || as == "PartialObjectMetadataList")) {
+        return OutputTarget{Output::kPartialObjectMetadata, "v1", as == "PartialObjectMetadataList",
+                            true};
       }
       continue;
     }

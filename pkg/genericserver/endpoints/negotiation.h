@@ -26,7 +26,7 @@ std::vector<MediaType> ParseAccept(std::string_view accept);
 std::optional<MediaType> ParseMediaType(std::string_view text);
 
 enum class Output {
-  kJSON,
+  kJSON,  // the object itself: JSON, or protobuf (OutputTarget::protobuf)
   kYAML,
   kTable,                  // meta.k8s.io Table (v1 or v1beta1)
   kPartialObjectMetadata,  // ... or PartialObjectMetadataList for lists
@@ -36,12 +36,14 @@ struct OutputTarget {
   Output kind = Output::kJSON;
   std::string meta_version = "v1";  // for Table and PartialObjectMetadata: v1 or v1beta1
   bool list = false;                // as=PartialObjectMetadataList rather than ...Metadata
+  bool protobuf = false;            // application/vnd.kubernetes.protobuf (kJSON, metadata)
 };
 
 // The response form for an object or list request, or std::nullopt when nothing in
-// Accept can be produced (406). `streaming`: a watch (no YAML).
-std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool streaming);
+// Accept can be produced (406). `streaming`: a watch (no YAML). `protobuf`: the resource's
+// kind has a protobuf message (built-in kinds; not custom resources).
+std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool streaming, bool protobuf);
 // The media types a 406 lists.
-const std::vector<std::string>& SupportedOutputTypes();
+const std::vector<std::string>& SupportedOutputTypes(bool protobuf);
 
 }  // namespace endpoints

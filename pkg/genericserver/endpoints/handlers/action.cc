@@ -11,7 +11,7 @@
 namespace endpoints::handlers {
 
 Awaitable<void> ServeAction(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
-  auto target = co_await Negotiate(ctx, out, false);
+  auto target = co_await Negotiate(ctx, out, scope, false);
   if (!target) co_return;
   auto options = ParseWriteOptions(ctx);
   if (!options) {

@@ -74,7 +74,7 @@ registry::Result<registry::DeleteOptions> ParseDeleteOptions(const RequestContex
 }  // namespace
 
 Awaitable<void> ServeDelete(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
-  auto target = co_await Negotiate(ctx, out, false);
+  auto target = co_await Negotiate(ctx, out, scope, false);
   if (!target) co_return;
   auto options = ParseDeleteOptions(ctx);
   if (!options) {
@@ -100,7 +100,7 @@ Awaitable<void> ServeDelete(RequestContext& ctx, ResponseWriter& out, const Scop
 
 Awaitable<void> ServeDeleteCollection(RequestContext& ctx, ResponseWriter& out,
                                       const Scope& scope) {
-  auto target = co_await Negotiate(ctx, out, false);
+  auto target = co_await Negotiate(ctx, out, scope, false);
   if (!target) co_return;
   auto list = ParseListOptions(ctx, false);
   if (!list) {

@@ -5,7 +5,7 @@
 namespace endpoints::handlers {
 
 Awaitable<void> ServeGet(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
-  auto target = co_await Negotiate(ctx, out, false);
+  auto target = co_await Negotiate(ctx, out, scope, false);
   if (!target) co_return;
   auto got = co_await scope.store.Get(scope.ns, scope.name,
                                       ctx.request.query.Get("resourceVersion").value_or(""));

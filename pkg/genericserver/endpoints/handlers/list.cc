@@ -6,7 +6,7 @@
 namespace endpoints::handlers {
 
 Awaitable<void> ServeList(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
-  auto target = co_await Negotiate(ctx, out, false);
+  auto target = co_await Negotiate(ctx, out, scope, false);
   if (!target) co_return;
   auto options = ParseListOptions(ctx, false);
   if (!options) {

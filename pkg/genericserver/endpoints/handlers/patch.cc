@@ -17,7 +17,7 @@ using nlohmann::json;
 namespace patch = apimachinery::patch;
 
 Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
-  auto target = co_await Negotiate(ctx, out, false);
+  auto target = co_await Negotiate(ctx, out, scope, false);
   if (!target) co_return;
   const std::string type = BodyMediaType(ctx);
   const bool strategic_ok = scope.spec.patch_schema != nullptr;

@@ -9,7 +9,7 @@
 namespace endpoints::handlers {
 
 Awaitable<void> ServeUpdate(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
-  auto target = co_await Negotiate(ctx, out, false);
+  auto target = co_await Negotiate(ctx, out, scope, false);
   if (!target) co_return;
   auto request = ReadWriteRequest(ctx, out, scope.spec);
   if (!request) {

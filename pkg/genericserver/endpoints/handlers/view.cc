@@ -50,7 +50,7 @@ Awaitable<void> UpdateView(RequestContext& ctx, ResponseWriter& out, const Scope
 }  // namespace
 
 Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
-  auto target = co_await Negotiate(ctx, out, false);
+  auto target = co_await Negotiate(ctx, out, scope, false);
   if (!target) co_return;
   const registry::SubresourceView& view = *scope.subresource->view;
   const std::string& method = ctx.request.method;

@@ -1,4 +1,5 @@
-// WATCH: a chunked stream of newline-delimited {"type":...,"object":...} events. Ends at
+// WATCH: a chunked stream of newline-delimited {"type":...,"object":...} events, or in
+// protobuf of length-prefixed metav1.WatchEvent messages. Ends at
 // timeoutSeconds (default: a random 30 to 60 minutes, as upstream), when the client
 // goes away, when the server shuts down, or when the storage ends the watch.
 #include <random>
@@ -7,6 +8,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/apimachinery/protobuf/messages.h"
 #include "pkg/genericserver/endpoints/handlers/handlers.h"
 #include "pkg/genericserver/endpoints/handlers/options.h"
 #include "pkg/genericserver/endpoints/handlers/write_object.h"
@@ -39,6 +41,12 @@ class EventEncoder {
  public:
   EventEncoder(const Scope& scope, const OutputTarget& target, registry::IncludeObject include)
       : scope_(scope), target_(target), include_(include) {}
+
+  // The content type of the stream: protobuf says it is one; JSON's is that of its objects.
+  std::string ContentType() const {
+    const std::string type = handlers::ContentType(target_);
+    return target_.protobuf ? type + ";stream=watch" : type;
+  }
 
   std::string Encode(const storage::WatchEvent& e) {
     using Type = storage::WatchEvent::Type;
@@ -85,7 +93,8 @@ class EventEncoder {
   }
 
  private:
-  static std::string Frame(const std::string& type, const std::string& object) {
+  std::string Frame(const std::string& type, const std::string& object) const {
+    if (target_.protobuf) return ProtobufFrame(type, object);
     std::string frame;
     frame.reserve(object.size() + type.size() + 24);
     frame += "{\"type\":\"";
@@ -94,6 +103,16 @@ class EventEncoder {
     frame += object;
     frame += "}\n";
     return frame;
+  }
+
+  // A 4-byte big-endian length, then the WatchEvent message (the object a protobuf body).
+  static std::string ProtobufFrame(const std::string& type, const std::string& object) {
+    auto event = apimachinery::protobuf::EncodeWatchEvent(type, json::parse(object));
+    if (!event) return std::string();  // no message for the kind: not negotiated
+    std::string frame(4, '\0');
+    const auto size = static_cast<std::uint32_t>(event->size());
+    for (int i = 0; i < 4; ++i) frame[i] = static_cast<char>(size >> (24 - 8 * i) & 0xff);
+    return frame + *event;
   }
 
   const Scope& scope_;
@@ -105,7 +124,7 @@ class EventEncoder {
 }  // namespace
 
 Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
-  auto target = co_await Negotiate(ctx, out, true);
+  auto target = co_await Negotiate(ctx, out, scope, true);
   if (!target) co_return;
   auto options = ParseListOptions(ctx, true);
   auto include = registry::ParseIncludeObject(ctx.request.query.Get("includeObject").value_or(""));
@@ -130,7 +149,7 @@ Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope
   auto started = co_await scope.store.Watch(scope.ns, std::move(*options));
   EventEncoder encoder(scope, *target, *include);
   genericserver::Headers headers;
-  headers.Set("Content-Type", ContentType(*target));
+  headers.Set("Content-Type", encoder.ContentType());
   if (!started) {
     // A start too far in the past is answered as upstream does: a stream with one ERROR.
     if (started.error().code != 410) {
@@ -162,6 +181,7 @@ Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope
     auto event = co_await watcher->Next();
     if (!event) break;
     const std::string frame = encoder.Encode(*event);
+    if (frame.empty()) continue;                 // (an empty chunk would end the stream)
     if (!co_await out.WriteChunk(frame)) break;  // the client went away
     if (event->type == storage::WatchEvent::Type::kError) break;
   }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/apimachinery/protobuf/messages.h"
 #include "pkg/genericserver/apimachinery/yaml/yaml_json.h"
 #include "pkg/genericserver/registry/table.h"
 #include "pkg/genericserver/server/responses.h"
@@ -48,18 +49,23 @@ std::string GoTypeName(const registry::ResourceSpec& spec, const std::string& ki
 }  // namespace
 
 std::string ContentType(const OutputTarget& target) {
+  const std::string base = target.protobuf ? kProtobufType : "application/json";
   switch (target.kind) {
     case Output::kYAML:
       return "application/yaml";
     case Output::kTable:
-      return "application/json;as=Table;v=" + target.meta_version + ";g=meta.k8s.io";
+      return base + ";as=Table;v=" + target.meta_version + ";g=meta.k8s.io";
     case Output::kPartialObjectMetadata:
-      return std::string("application/json;as=PartialObjectMetadata") +
-             (target.list ? "List" : "") + ";v=" + target.meta_version + ";g=meta.k8s.io";
+      return base + ";as=PartialObjectMetadata" + (target.list ? "List" : "") +
+             ";v=" + target.meta_version + ";g=meta.k8s.io";
     case Output::kJSON:
       break;
   }
-  return "application/json";
+  return base;
+}
+
+bool ServesProtobuf(const registry::ResourceSpec& spec) {
+  return apimachinery::protobuf::KnowsKind(spec.GroupVersion(), spec.kind);
 }
 
 bool Pretty(const RequestContext& ctx) {
@@ -69,41 +75,70 @@ bool Pretty(const RequestContext& ctx) {
 }
 
 Awaitable<std::optional<OutputTarget>> Negotiate(RequestContext& ctx, ResponseWriter& out,
-                                                 bool streaming) {
-  auto target = NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), streaming);
+                                                 const Scope& scope, bool streaming) {
+  const bool protobuf = ServesProtobuf(scope.spec);
+  auto target =
+      NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), streaming, protobuf);
   if (!target) {
-    co_await genericserver::WriteStatus(out,
-                                        apimachinery::NewNotAcceptable(SupportedOutputTypes()));
+    co_await genericserver::WriteStatus(
+        out, apimachinery::NewNotAcceptable(SupportedOutputTypes(protobuf)));
   }
   co_return target;
 }
 
 Awaitable<void> WriteError(RequestContext& ctx, ResponseWriter& out,
                            const apimachinery::Status& status) {
-  auto target = NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), false);
-  if (target && target->kind == Output::kYAML) {
-    std::string body =
-        apimachinery::yaml::JSONToYAML(json::parse(apimachinery::EncodeStatus(status)));
-    co_await Send(out, status.code, "application/yaml", std::move(body));
+  auto target = NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), false, true);
+  if (target && (target->kind == Output::kYAML || target->protobuf)) {
+    OutputTarget document_target = *target;
+    document_target.kind = target->kind == Output::kYAML ? Output::kYAML : Output::kJSON;
+    const json document = json::parse(apimachinery::EncodeStatus(status));
+    co_await WriteDocument(ctx, out, document_target, status.code, document);
     co_return;
   }
   co_await genericserver::WriteStatus(out, status);
 }
 
-Awaitable<void> WriteDocument(RequestContext& ctx, ResponseWriter& out, const OutputTarget& target,
-                              int code, const json& document) {
+namespace {
+
+// A document in the target's form. `as_target`: the document is what the target asks for
+// (a Table, PartialObjectMetadata) and its content type says so; otherwise (a Status, an
+// object) plain JSON or protobuf.
+Awaitable<void> Emit(RequestContext& ctx, ResponseWriter& out, const OutputTarget& target, int code,
+                     const json& document, bool as_target) {
   if (target.kind == Output::kYAML) {
     co_await Send(out, code, "application/yaml", apimachinery::yaml::JSONToYAML(document));
     co_return;
   }
-  co_await Send(out, code, "application/json", Dump(document, Pretty(ctx)));
+  if (target.protobuf) {
+    // Every document written in protobuf has a message (a Table is never negotiated in
+    // protobuf), so JSON is only a safety net.
+    if (auto body = apimachinery::protobuf::EncodeObject(document)) {
+      const std::string type = as_target ? ContentType(target) : kProtobufType;
+      co_await Send(out, code, type, std::move(*body));
+      co_return;
+    }
+  }
+  OutputTarget json_target = target;
+  json_target.protobuf = false;
+  const std::string type = as_target ? ContentType(json_target) : "application/json";
+  co_await Send(out, code, type, Dump(document, Pretty(ctx)));
+}
+
+}  // namespace
+
+Awaitable<void> WriteDocument(RequestContext& ctx, ResponseWriter& out, const OutputTarget& target,
+                              int code, const json& document) {
+  co_await Emit(ctx, out, target, code, document, false);
 }
 
 Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
                             const OutputTarget& target, int code, const storage::Object& object) {
   switch (target.kind) {
     case Output::kJSON:
-      if (!Pretty(ctx)) {
+      if (target.protobuf) {
+        co_await Emit(ctx, out, target, code, json::parse(*object.json), true);
+      } else if (!Pretty(ctx)) {
         co_await Send(out, code, "application/json", *object.json + "\n");
       } else {
         co_await Send(out, code, "application/json", Dump(json::parse(*object.json), true));
@@ -138,10 +173,9 @@ Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scop
                                 GoTypeName(scope.spec, scope.spec.kind) + ")"));
         co_return;
       }
-      co_await Send(
-          out, code, ContentType(target),
-          Dump(registry::PartialObjectMetadata(json::parse(*object.json), target.meta_version),
-               Pretty(ctx)));
+      co_await Emit(ctx, out, target, code,
+                    registry::PartialObjectMetadata(json::parse(*object.json), target.meta_version),
+                    true);
       co_return;
   }
 }
@@ -157,7 +191,7 @@ Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope&
     co_return;
   }
   const bool pretty = Pretty(ctx);
-  if (target.kind == Output::kJSON && !pretty) {
+  if (target.kind == Output::kJSON && !pretty && !target.protobuf) {
     // The stored bytes of each item, joined: no parse, no encode.
     const std::string head = "{\"apiVersion\":\"" + scope.spec.GroupVersion() + "\",\"items\":[";
     const std::string tail = "],\"kind\":\"" + scope.spec.list_kind +
@@ -228,11 +262,7 @@ Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope&
                 {"metadata", ListMetadata(list)},
                 {"items", std::move(items)}};
   }
-  if (target.kind == Output::kYAML) {
-    co_await Send(out, 200, "application/yaml", apimachinery::yaml::JSONToYAML(document));
-    co_return;
-  }
-  co_await Send(out, 200, ContentType(target), Dump(document, pretty));
+  co_await Emit(ctx, out, target, 200, document, true);
 }
 
 }  // namespace endpoints::handlers

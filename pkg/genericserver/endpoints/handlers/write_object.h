@@ -1,5 +1,5 @@
 #pragma once
-// Writing objects and lists in the form the client negotiated (JSON, YAML, Table,
+// Writing objects and lists in the form the client negotiated (JSON, YAML, protobuf, Table,
 // PartialObjectMetadata). Stored JSON is sent as it is whenever the form allows: a GET
 // costs a copy of the bytes, not an encode.
 
@@ -14,9 +14,13 @@
 
 namespace endpoints::handlers {
 
-// The negotiated output for this request; on failure the 406 was written.
+// The negotiated output for this request (protobuf only for a resource whose kind has a
+// message); on failure the 406 was written.
 Awaitable<std::optional<OutputTarget>> Negotiate(RequestContext& ctx, ResponseWriter& out,
-                                                 bool streaming);
+                                                 const Scope& scope, bool streaming);
+// Whether the resource's objects have a protobuf form (built-in kinds).
+bool ServesProtobuf(const registry::ResourceSpec& spec);
+inline constexpr char kProtobufType[] = "application/vnd.kubernetes.protobuf";
 // ?pretty=true, or a human's client (curl, wget, a browser), as upstream decides.
 bool Pretty(const RequestContext& ctx);
 
@@ -24,7 +28,8 @@ Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scop
                             const OutputTarget& target, int code, const storage::Object& object);
 Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
                           const OutputTarget& target, const storage::ListResult& list);
-// Any JSON document (a Status, a list of deleted objects) in JSON or YAML.
+// Any document (a Status, a list of deleted objects, a Table) in the negotiated form: YAML,
+// protobuf when the target asks for it and the document's kind has a message, else JSON.
 Awaitable<void> WriteDocument(RequestContext& ctx, ResponseWriter& out, const OutputTarget& target,
                               int code, const nlohmann::json& document);
 // An API error: the Status in JSON (YAML when asked for).
