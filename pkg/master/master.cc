@@ -150,6 +150,19 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   group_version("events.k8s.io", "v1", {},
                 {converted(resources::EventsV1(), events_v1, namespace_lifecycle)});
   group_version("coordination.k8s.io", "v1", {resources::Leases()});
+  // The reviews are requests answered by the authenticator and authorizer, never stored.
+  auto request_only = [](registry::ResourceSpecPtr spec) {
+    return std::make_shared<registry::Store>(std::move(spec), nullptr, nullptr);
+  };
+  const genericserver::Config& generic = config.Get();
+  group_version("authentication.k8s.io", "v1", {},
+                {request_only(resources::TokenReviews(generic.authenticator)),
+                 request_only(resources::SelfSubjectReviews())});
+  group_version("authorization.k8s.io", "v1", {},
+                {request_only(resources::SubjectAccessReviews(generic.authorizer)),
+                 request_only(resources::LocalSubjectAccessReviews(generic.authorizer)),
+                 request_only(resources::SelfSubjectAccessReviews(generic.authorizer)),
+                 request_only(resources::SelfSubjectRulesReviews(generic.authorizer))});
   group_version("node.k8s.io", "v1", {resources::RuntimeClasses()});
   auto endpoint_slices = store(resources::EndpointSlices(), namespace_lifecycle);
   group_version("discovery.k8s.io", "v1", {}, {endpoint_slices});

@@ -1712,6 +1712,78 @@ class GeneratorTests(WriteTestCase):
                    'error: failed to create configmap: namespaces '
                    '"gen-missing" not found\n')
 
+    def test_create_workload_generators(self):
+        """The generators of other kinds send protobuf too: every built-in kind decodes."""
+        self.assertEqual(self.ok("create", "deployment", "web", "-n", "gen",
+                                 "--image=nginx:1.27", "--replicas=0", "--port=80"),
+                         "deployment.apps/web created\n")
+        live = self.get_obj("gen", "deployments", "web", group="apis/apps/v1")
+        # A pointer set to zero survives the protobuf body (replicas: 0, not defaulted to 1).
+        self.assertEqual(live["spec"]["replicas"], 0)
+        container = live["spec"]["template"]["spec"]["containers"][0]
+        self.assertEqual(container["ports"], [{"containerPort": 80, "protocol": "TCP"}])
+        self.assertEqual(container["imagePullPolicy"], "IfNotPresent")
+        self.assertEqual(live["spec"]["strategy"]["rollingUpdate"],
+                         {"maxSurge": "25%", "maxUnavailable": "25%"})
+        for args, created in (
+                (("service", "clusterip", "web", "--tcp=80:8080"), "service/web created"),
+                (("service", "nodeport", "np", "--tcp=80:8080"), "service/np created"),
+                (("job", "j1", "--image=busybox", "--", "echo", "hi"), "job.batch/j1 created"),
+                (("cronjob", "cj", "--image=busybox", "--schedule=*/5 * * * *"),
+                 "cronjob.batch/cj created"),
+                (("role", "r1", "--verb=get,list", "--resource=pods"),
+                 "role.rbac.authorization.k8s.io/r1 created"),
+                (("rolebinding", "rb1", "--role=r1", "--user=alice"),
+                 "rolebinding.rbac.authorization.k8s.io/rb1 created"),
+                (("quota", "q1", "--hard=pods=10,cpu=4"), "resourcequota/q1 created"),
+                (("poddisruptionbudget", "pdb1", "--selector=app=web", "--min-available=1"),
+                 "poddisruptionbudget.policy/pdb1 created"),
+                (("ingress", "ing1", "--rule=foo.com/bar=web:80"),
+                 "ingress.networking.k8s.io/ing1 created"),
+                (("secret", "docker-registry", "reg", "--docker-server=r.io",
+                  "--docker-username=u", "--docker-password=p"), "secret/reg created")):
+            self.assertEqual(self.ok("create", "-n", "gen", *args), created + "\n")
+        svc = self.get_obj("gen", "services", "np")
+        self.assertEqual(svc["spec"]["ports"][0]["targetPort"], 8080)
+        self.assertTrue(30000 <= svc["spec"]["ports"][0]["nodePort"] <= 32767)
+        job = self.get_obj("gen", "jobs", "j1", group="apis/batch/v1")
+        self.assertEqual(job["spec"]["template"]["spec"]["containers"][0]["command"],
+                         ["echo", "hi"])
+        quota = self.get_obj("gen", "resourcequotas", "q1")
+        self.assertEqual(quota["spec"]["hard"], {"cpu": "4", "pods": "10"})
+        self.fails("create", "deployment", "web", "-n", "gen", "--image=x", stderr=
+                   'error: failed to create deployment: deployments.apps "web" '
+                   'already exists\n')
+
+
+class AuthCommandTests(KubectlTestCase):
+    """kubectl auth can-i / whoami: protobuf reviews answered by the authorizer."""
+
+    def test_can_i(self):
+        self.assertEqual(self.ok("auth", "can-i", "create", "pods"), "yes\n")
+        self.assertEqual(self.ok("auth", "can-i", "get", "/healthz"), "yes\n")
+        self.assertEqual(self.ok("auth", "can-i", "delete", "deployments.apps",
+                                 "-n", "kube-system"), "yes\n")
+
+    def test_can_i_list(self):
+        self.assert_table(self.ok("auth", "can-i", "--list"),
+                          ["Resources", "Non-Resource URLs", "Resource Names", "Verbs"],
+                          [["*.*", "[]", "[]", "[*]"], ["", "[*]", "[]", "[*]"],
+                           ["", "[/healthz]", "[]", "[get]"], ["", "[/livez]", "[]", "[get]"],
+                           ["", "[/readyz]", "[]", "[get]"], ["", "[/version/]", "[]", "[get]"],
+                           ["", "[/version]", "[]", "[get]"]])
+
+    def test_whoami(self):
+        self.assert_table(self.ok("auth", "whoami"), ["ATTRIBUTE", "VALUE"],
+                          [["Username", "admin"],
+                           ["Groups", "[system:masters system:authenticated]"]])
+        review = json.loads(self.ok("auth", "whoami", "-o", "json"))
+        self.assertEqual(review, {
+            "kind": "SelfSubjectReview", "apiVersion": "authentication.k8s.io/v1",
+            "metadata": {"creationTimestamp": None},
+            "status": {"userInfo": {"username": "admin",
+                                    "groups": ["system:masters", "system:authenticated"]}}})
+
 
 if __name__ == "__main__":
     unittest.main()

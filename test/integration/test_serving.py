@@ -531,6 +531,36 @@ class TokenAuthTests(unittest.TestCase):
         self.assertEqual(sv["major"], "1")
         self.assertEqual(sv["minor"], "32")
 
+    # The review APIs answer with this server's authenticator and authorizer.
+    def test_token_review(self):
+        review = {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview",
+                  "spec": {"token": "tok123"}}
+        status, _, body = self.server.request(
+            "POST", "/apis/authentication.k8s.io/v1/tokenreviews", json.dumps(review),
+            {"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body)
+        self.assertEqual(json.loads(body)["status"], {
+            "authenticated": True,
+            "user": {"username": "alice", "uid": "uid-1",
+                     "groups": ["dev", "ops", "system:authenticated"]}})
+        review["spec"]["token"] = "nope"
+        status, _, body = self.server.request(
+            "POST", "/apis/authentication.k8s.io/v1/tokenreviews", json.dumps(review),
+            {"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body)
+        self.assertNotIn("authenticated", json.loads(body)["status"])
+
+    def test_kubectl_auth_with_token_kubeconfig(self):
+        kc = os.path.join(self.tokdir, "whoami.kubeconfig")
+        write_kubeconfig(kc, self.server, "    token: tok123")
+        r = self.server.kubectl("auth", "whoami", "-o", "json", kubeconfig=kc)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)["status"]["userInfo"], {
+            "username": "alice", "uid": "uid-1",
+            "groups": ["dev", "ops", "system:authenticated"]})
+        r = self.server.kubectl("auth", "can-i", "list", "pods", kubeconfig=kc)
+        self.assertEqual((r.returncode, r.stdout), (0, "yes\n"), r.stderr)
+
 
 class LifecycleTests(unittest.TestCase):
 

@@ -23,10 +23,28 @@ struct AuthorizationResult {
   std::string reason;  // shown to the user after the forbidden message, when not empty
 };
 
+// What a user may do in a namespace, as SelfSubjectRulesReview reports it.
+struct ResourceRule {
+  std::vector<std::string> verbs, api_groups, resources, resource_names;
+  bool operator==(const ResourceRule&) const = default;
+};
+struct NonResourceRule {
+  std::vector<std::string> verbs, non_resource_urls;
+  bool operator==(const NonResourceRule&) const = default;
+};
+struct Rules {
+  std::vector<ResourceRule> resource_rules;
+  std::vector<NonResourceRule> non_resource_rules;
+  bool incomplete = false;  // an authorizer could not list what it allows
+  std::string evaluation_error;
+};
+
 class Authorizer {
  public:
   virtual ~Authorizer() = default;
   virtual AuthorizationResult Authorize(const Attributes& attributes) const = 0;
+  // The rules the authorizer grants the user in the namespace; none by default.
+  virtual Rules RulesFor(const authn::UserInfo& user, std::string_view ns) const;
 };
 using AuthorizerPtr = std::shared_ptr<const Authorizer>;
 

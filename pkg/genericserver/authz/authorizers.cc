@@ -4,12 +4,26 @@
 #include "pkg/util/strings.h"
 
 namespace authz {
+
+Rules Authorizer::RulesFor(const authn::UserInfo&, std::string_view) const { return {}; }
+
 namespace {
+
+// Everything: what allowing every request amounts to.
+Rules AllRules() {
+  Rules r;
+  r.resource_rules.push_back({{"*"}, {"*"}, {"*"}, {}});
+  r.non_resource_rules.push_back({{"*"}, {"*"}});
+  return r;
+}
 
 class Fixed final : public Authorizer {
  public:
   Fixed(Decision d, std::string reason) : result_{d, std::move(reason)} {}
   AuthorizationResult Authorize(const Attributes&) const override { return result_; }
+  Rules RulesFor(const authn::UserInfo&, std::string_view) const override {
+    return result_.decision == Decision::kAllow ? AllRules() : Rules{};
+  }
 
  private:
   AuthorizationResult result_;
@@ -21,6 +35,12 @@ class PrivilegedGroups final : public Authorizer {
   AuthorizationResult Authorize(const Attributes& a) const override {
     for (const std::string& g : groups_) {
       if (a.user.InGroup(g)) return {Decision::kAllow, ""};
+    }
+    return {};
+  }
+  Rules RulesFor(const authn::UserInfo& user, std::string_view) const override {
+    for (const std::string& g : groups_) {
+      if (user.InGroup(g)) return AllRules();
     }
     return {};
   }
@@ -46,6 +66,12 @@ class PublicInfo final : public Authorizer {
     }
     return {};
   }
+  Rules RulesFor(const authn::UserInfo&, std::string_view) const override {
+    Rules r;
+    r.non_resource_rules.push_back(
+        {{"get"}, {"/healthz", "/livez", "/readyz", "/version", "/version/"}});
+    return r;
+  }
 };
 
 // Until RBAC exists no mode grants anonymous users more than the public information.
@@ -68,6 +94,25 @@ class Union final : public Authorizer {
       if (!r.reason.empty()) reasons += (reasons.empty() ? "" : "\n") + r.reason;
     }
     return {Decision::kNoOpinion, reasons};
+  }
+  Rules RulesFor(const authn::UserInfo& user, std::string_view ns) const override {
+    Rules all;
+    // Each rule once, however many authorizers grant it.
+    auto add = [](auto& to, const auto& from) {
+      for (const auto& rule : from) {
+        if (std::find(to.begin(), to.end(), rule) == to.end()) to.push_back(rule);
+      }
+    };
+    for (const AuthorizerPtr& z : list_) {
+      Rules r = z->RulesFor(user, ns);
+      add(all.resource_rules, r.resource_rules);
+      add(all.non_resource_rules, r.non_resource_rules);
+      all.incomplete = all.incomplete || r.incomplete;
+      if (!r.evaluation_error.empty()) {
+        all.evaluation_error += (all.evaluation_error.empty() ? "" : ", ") + r.evaluation_error;
+      }
+    }
+    return all;
   }
 
  private:

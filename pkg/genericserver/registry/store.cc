@@ -21,6 +21,8 @@ namespace {
 // Upstream retries a generated name that collides a few times before giving up.
 constexpr int kGenerateNameAttempts = 8;
 
+}  // namespace
+
 // The body as upstream's decoding into the kind's Go type takes it: an object of this
 // kind (apiVersion and kind filled in when absent), values of the schema's types, and
 // the kind's own decoding rules (base64 data); a 400 otherwise.
@@ -51,8 +53,6 @@ std::optional<apimachinery::Status> DecodeBody(const ResourceSpec& spec, json& o
   spec.strategy->Default(object);
   return std::nullopt;
 }
-
-}  // namespace
 
 apimachinery::Status DecodeError(const ResourceSpec& spec, std::string_view why) {
   return apimachinery::NewBadRequest(spec.kind + " in version \"" + spec.version +

@@ -121,6 +121,10 @@ nlohmann::json Parse(const storage::Object& object);
 // What upstream answers when a body does not decode into the kind's Go type (400):
 // "<Kind> in version \"<v>\" cannot be handled as a <Kind>: <why>".
 apimachinery::Status DecodeError(const ResourceSpec& spec, std::string_view why);
+// The body as upstream's decoding into the kind's Go type takes it: an object of this
+// kind (apiVersion and kind filled in when absent), values of the schema's types, and
+// the kind's own decoding rules (base64 data), then defaulted; the 400 otherwise.
+std::optional<apimachinery::Status> DecodeBody(const ResourceSpec& spec, nlohmann::json& object);
 // An object that was not stored (dry run): the JSON a client would have got.
 storage::ObjectPtr Unstored(const nlohmann::json& object);
 

@@ -1,6 +1,8 @@
 #pragma once
-// A subresource that is a request to act on its object rather than a form of it
-// (pods/binding, pods/eviction): POSTed, never stored itself; answered with a Status.
+// A request to act rather than an object to store: a subresource acting on its object
+// (pods/binding, pods/eviction, answered with a Status), or a resource that is only a
+// request (the legacy bindings; the access and token reviews, answered with the review and
+// its status). POSTed, never stored itself, answered with 201.
 
 #include <expected>
 #include <string>
@@ -16,11 +18,11 @@ namespace registry {
 class SubresourceAction {
  public:
   virtual ~SubresourceAction() = default;
-  // Acts on the object `name` in `ns` of `store` as `body` asks; the success Status to
-  // answer (code 201 as upstream), or the error.
-  virtual Awaitable<Result<apimachinery::Status>> Post(Store& store, std::string ns,
-                                                       std::string name, nlohmann::json body,
-                                                       WriteOptions options) const = 0;
+  // Acts on the object `name` in `ns` of `store` as `body` asks (for a resource, on the
+  // resource's own store with an empty name); the document to answer, or the error.
+  virtual Awaitable<Result<nlohmann::json>> Post(Store& store, std::string ns, std::string name,
+                                                 nlohmann::json body,
+                                                 WriteOptions options) const = 0;
 };
 
 }  // namespace registry

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "pkg/genericserver/authn/authenticator.h"
+#include "pkg/genericserver/authz/authorizer.h"
 #include "pkg/genericserver/registry/allocations.h"
 #include "pkg/genericserver/registry/resource_spec.h"
 #include "pkg/genericserver/registry/store.h"
@@ -52,6 +54,14 @@ registry::ResourceSpecPtr ControllerRevisions();
 // batch/v1
 registry::ResourceSpecPtr Jobs();
 registry::ResourceSpecPtr CronJobs();
+// authentication.k8s.io/v1: what the authenticator makes of a token, who the requester is.
+registry::ResourceSpecPtr TokenReviews(authn::AuthenticatorPtr authenticator);
+registry::ResourceSpecPtr SelfSubjectReviews();
+// authorization.k8s.io/v1: what the authorizer allows.
+registry::ResourceSpecPtr SubjectAccessReviews(authz::AuthorizerPtr authorizer);
+registry::ResourceSpecPtr LocalSubjectAccessReviews(authz::AuthorizerPtr authorizer);
+registry::ResourceSpecPtr SelfSubjectAccessReviews(authz::AuthorizerPtr authorizer);
+registry::ResourceSpecPtr SelfSubjectRulesReviews(authz::AuthorizerPtr authorizer);
 // coordination.k8s.io/v1
 registry::ResourceSpecPtr Leases();
 // rbac.authorization.k8s.io/v1

@@ -34,11 +34,12 @@ TEST_CASE("delegation: each server answers its own paths, the rest fall through"
   for (const auto& g : list["groups"]) names.push_back(g["name"]);
   // Upstream's order: by group priority (18000, 17800, ... 16200), then by name.
   CHECK(names == std::vector<std::string>{
-                     "apiregistration.k8s.io", "apps", "events.k8s.io", "autoscaling", "batch",
-                     "certificates.k8s.io", "networking.k8s.io", "policy",
-                     "rbac.authorization.k8s.io", "storage.k8s.io", "admissionregistration.k8s.io",
-                     "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io",
-                     "node.k8s.io", "discovery.k8s.io", "flowcontrol.apiserver.k8s.io"});
+                     "apiregistration.k8s.io", "apps", "events.k8s.io", "authentication.k8s.io",
+                     "authorization.k8s.io", "autoscaling", "batch", "certificates.k8s.io",
+                     "networking.k8s.io", "policy", "rbac.authorization.k8s.io", "storage.k8s.io",
+                     "admissionregistration.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io",
+                     "coordination.k8s.io", "node.k8s.io", "discovery.k8s.io",
+                     "flowcontrol.apiserver.k8s.io"});
 
   auto core = testing::Serve(front, testing::MakeRequest("GET", "/api"));
   CHECK(core.Json()["kind"] == "APIVersions");

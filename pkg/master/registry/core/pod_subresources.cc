@@ -10,6 +10,7 @@
 #include "pkg/master/registry/core/pod_defaults.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
+#include "pkg/master/registry/schema.h"
 
 namespace master::resources {
 namespace {
@@ -19,11 +20,11 @@ namespace v = apimachinery::validation;
 
 const apimachinery::GroupResource kPods{"", "pods"};
 
-apimachinery::Status Success() {
+json Success() {
   apimachinery::Status s;
   s.status = "Success";
   s.code = 201;
-  return s;
+  return json::parse(apimachinery::EncodeStatus(s));
 }
 
 // What an assignment or an ephemeral container change may touch; the Store's own
@@ -33,9 +34,8 @@ class UncheckedUpdate final : public registry::Strategy {};
 // pods/binding: spec.nodeName set once, with the PodScheduled condition.
 class Binding final : public registry::SubresourceAction {
  public:
-  Awaitable<registry::Result<apimachinery::Status>> Post(
-      registry::Store& store, std::string ns, std::string name, json body,
-      registry::WriteOptions options) const override {
+  Awaitable<registry::Result<json>> Post(registry::Store& store, std::string ns, std::string name,
+                                         json body, registry::WriteOptions options) const override {
     if (!Str(Sub(body, "metadata"), "name").empty() && Str(Sub(body, "metadata"), "name") != name) {
       co_return std::unexpected(
           apimachinery::NewBadRequest("name in URL does not match name in Binding object"));
@@ -92,9 +92,8 @@ class Eviction final : public registry::SubresourceAction {
  public:
   explicit Eviction(std::shared_ptr<registry::Store> budgets) : budgets_(std::move(budgets)) {}
 
-  Awaitable<registry::Result<apimachinery::Status>> Post(
-      registry::Store& store, std::string ns, std::string name, json body,
-      registry::WriteOptions options) const override {
+  Awaitable<registry::Result<json>> Post(registry::Store& store, std::string ns, std::string name,
+                                         json body, registry::WriteOptions options) const override {
     if (!Str(Sub(body, "metadata"), "name").empty() && Str(Sub(body, "metadata"), "name") != name) {
       co_return std::unexpected(
           apimachinery::NewBadRequest("name in URL does not match name in Eviction object"));
@@ -206,9 +205,8 @@ class LegacyBinding final : public registry::SubresourceAction {
  public:
   explicit LegacyBinding(std::shared_ptr<registry::Store> pods) : pods_(std::move(pods)) {}
 
-  Awaitable<registry::Result<apimachinery::Status>> Post(
-      registry::Store&, std::string ns, std::string, json body,
-      registry::WriteOptions options) const override {
+  Awaitable<registry::Result<json>> Post(registry::Store&, std::string ns, std::string, json body,
+                                         registry::WriteOptions options) const override {
     std::string name = Str(Sub(body, "metadata"), "name");
     if (name.empty()) {
       co_return std::unexpected(
@@ -251,7 +249,7 @@ namespace master::resources {
 registry::ResourceSpecPtr Bindings(std::shared_ptr<registry::Store> pods) {
   auto spec = Builtin("v1", "bindings");
   spec->create_action = std::make_shared<LegacyBinding>(std::move(pods));
-  return spec;
+  return Finish(std::move(spec));
 }
 
 }  // namespace master::resources

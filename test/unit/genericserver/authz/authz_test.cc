@@ -54,3 +54,27 @@ TEST_CASE("mode chain: masters always, public info for all, anonymous nothing el
   CHECK(decide(deny, anon, Info("GET", "/readyzfoo")) != Decision::kAllow);
   CHECK(decide(deny, anon, Info("GET", "/metrics")) != Decision::kAllow);
 }
+
+TEST_CASE("rules: what each mode grants, each rule once") {
+  auto admin = User("admin", {"system:masters", "system:authenticated"});
+  auto alice = User("alice", {"system:authenticated"});
+  const authz::Rules everything = authz::NewFromModes({"AlwaysAllow"})->RulesFor(alice, "ns");
+  REQUIRE(everything.resource_rules.size() == 1);
+  CHECK(everything.resource_rules[0] == authz::ResourceRule{{"*"}, {"*"}, {"*"}, {}});
+  // The public information, then AlwaysAllow's "*", in the chain's order.
+  REQUIRE(everything.non_resource_rules.size() == 2);
+  CHECK(everything.non_resource_rules[0].verbs == std::vector<std::string>{"get"});
+  CHECK(everything.non_resource_rules[1] == authz::NonResourceRule{{"*"}, {"*"}});
+  // For a master, the privileged group's "*" and AlwaysAllow's are one rule.
+  CHECK(authz::NewFromModes({"AlwaysAllow"})->RulesFor(admin, "ns").resource_rules.size() == 1);
+  CHECK_FALSE(everything.incomplete);
+
+  auto deny = authz::NewFromModes({"AlwaysDeny"});
+  const authz::Rules public_only = deny->RulesFor(alice, "ns");
+  CHECK(public_only.resource_rules.empty());
+  REQUIRE(public_only.non_resource_rules.size() == 1);
+  CHECK(public_only.non_resource_rules[0].non_resource_urls ==
+        std::vector<std::string>{"/healthz", "/livez", "/readyz", "/version", "/version/"});
+  // Masters are granted everything whatever the mode.
+  CHECK(deny->RulesFor(admin, "ns").resource_rules.size() == 1);
+}

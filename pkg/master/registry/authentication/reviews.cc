@@ -1,0 +1,92 @@
+// authentication.k8s.io/v1: TokenReview (who does this bearer token stand for, as the
+// server's authenticator sees it) and SelfSubjectReview (who am I). Created, never stored.
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/registry/subresource_action.h"
+#include "pkg/genericserver/server/request.h"
+#include "pkg/master/registry/builtin.h"
+#include "pkg/master/registry/fields.h"
+#include "pkg/master/registry/resources.h"
+#include "pkg/master/registry/schema.h"
+
+namespace master::resources {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kGroupVersion[] = "authentication.k8s.io/v1";
+
+// authentication.k8s.io's UserInfo.
+json UserInfoJSON(const authn::UserInfo& user) {
+  json out = json::object();
+  if (!user.name.empty()) out["username"] = user.name;
+  if (!user.uid.empty()) out["uid"] = user.uid;
+  if (!user.groups.empty()) out["groups"] = user.groups;
+  if (!user.extra.empty()) out["extra"] = user.extra;
+  return out;
+}
+
+json Answer(json review, json status) {
+  json& meta = Child(review, "metadata");
+  if (!meta.contains("creationTimestamp")) meta["creationTimestamp"] = nullptr;
+  review["status"] = std::move(status);
+  return review;
+}
+
+class TokenReview final : public registry::SubresourceAction {
+ public:
+  explicit TokenReview(authn::AuthenticatorPtr authenticator)
+      : authenticator_(std::move(authenticator)) {}
+
+  Awaitable<registry::Result<json>> Post(registry::Store&, std::string, std::string, json body,
+                                         registry::WriteOptions) const override {
+    const std::string token = Str(Sub(body, "spec"), "token");
+    if (token.empty()) {
+      co_return std::unexpected(
+          apimachinery::NewBadRequest("token is required for TokenReview in authentication"));
+    }
+    // The token alone, as a request carrying it would present it: no client certificate,
+    // and anonymity is no answer.
+    genericserver::Request request;
+    request.headers.Set("Authorization", "Bearer " + token);
+    authn::AuthenticateResult result = authenticator_->Authenticate(request);
+    json status = {{"user", json::object()}};
+    if (!result) {
+      status["error"] = result.error();
+    } else if (*result && !(*result)->InGroup(authn::kAllUnauthenticated)) {
+      status["authenticated"] = true;
+      status["user"] = UserInfoJSON(**result);
+      const json& audiences = Sub(Sub(body, "spec"), "audiences");
+      if (audiences.is_array() && !audiences.empty()) status["audiences"] = audiences;
+    }
+    co_return Answer(std::move(body), std::move(status));
+  }
+
+ private:
+  authn::AuthenticatorPtr authenticator_;
+};
+
+class SelfSubjectReview final : public registry::SubresourceAction {
+ public:
+  Awaitable<registry::Result<json>> Post(registry::Store&, std::string, std::string, json body,
+                                         registry::WriteOptions options) const override {
+    json status = {{"userInfo", UserInfoJSON(options.user.value_or(authn::UserInfo{}))}};
+    co_return Answer(std::move(body), std::move(status));
+  }
+};
+
+}  // namespace
+
+registry::ResourceSpecPtr TokenReviews(authn::AuthenticatorPtr authenticator) {
+  auto spec = Builtin(kGroupVersion, "tokenreviews");
+  spec->create_action = std::make_shared<TokenReview>(std::move(authenticator));
+  return Finish(std::move(spec));
+}
+
+registry::ResourceSpecPtr SelfSubjectReviews() {
+  auto spec = Builtin(kGroupVersion, "selfsubjectreviews");
+  spec->create_action = std::make_shared<SelfSubjectReview>();
+  return Finish(std::move(spec));
+}
+
+}  // namespace master::resources
