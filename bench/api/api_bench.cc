@@ -1,13 +1,13 @@
 // API benchmarks over TLS with keep-alive, each against a ceiling measured in the same run:
 // a bare Beast TLS server (same certificate, same threads) answering with the bytes the real
 // server answered, so the ratio is what the API machinery costs on top of HTTP and TLS.
-//  1. GET one configmap;
-//  2. LIST of 500 configmaps;
+//  1. GET one configmap, in JSON and in protobuf;
+//  2. LIST of 500 configmaps, in JSON and in protobuf;
 //  3. CREATE of 1 KiB configmaps;
 //  4. WATCH fan-out: W watchers of one namespace, a writer creating objects 5 ms apart;
 //     latency from sending the create to each watcher reading the event.
 // Usage: api_bench [--binary=PATH] [--backend=sqlite|memory] [--seconds=N] [--connections=N]
-//                  [--watchers=N] [--only=get|list|create|watch] [--quick]
+//                  [--watchers=N] [--only=get|list|protobuf|create|watch] [--quick]
 // (results: bench/README.md)
 #include <utility>  // before Asio
 
@@ -63,7 +63,7 @@ struct Options {
   int watchers = 100;
   int watch_events = 200;
   int rounds = 3;    // ours then the ceiling, this many times; the median ratio is reported
-  std::string only;  // get, list, create or watch: that part alone
+  std::string only;  // get, list, protobuf, create or watch: that part alone
   bool Runs(const char* part) const { return only.empty() || only == part; }
 };
 
@@ -107,11 +107,15 @@ Awaitable<std::unique_ptr<Stream>> Connect(ssl::context& ctx, uint16_t port) {
   co_return stream;
 }
 
+constexpr char kJSON[] = "application/json";
+// What client-go's typed clients send for built-in kinds.
+constexpr char kProtobuf[] = "application/vnd.kubernetes.protobuf, application/json";
+
 http::request<http::string_body> Request(http::verb verb, const std::string& target,
-                                         std::string body = "") {
+                                         std::string body = "", const char* accept = kJSON) {
   http::request<http::string_body> req{verb, target, 11};
   req.set(http::field::host, "127.0.0.1");
-  req.set(http::field::accept, "application/json");
+  req.set(http::field::accept, accept);
   req.keep_alive(true);
   if (!body.empty()) {
     req.set(http::field::content_type, "application/json");
@@ -123,13 +127,14 @@ http::request<http::string_body> Request(http::verb verb, const std::string& tar
 
 // One request on a fresh connection, run to completion on a private loop.
 http::response<http::string_body> Once(ssl::context& ctx, uint16_t port, http::verb verb,
-                                       const std::string& target, std::string body = "") {
+                                       const std::string& target, std::string body = "",
+                                       const char* accept = kJSON) {
   net::io_context io;
   auto f = net::co_spawn(
       io,
       [&]() -> Awaitable<http::response<http::string_body>> {
         auto stream = co_await Connect(ctx, port);
-        auto req = Request(verb, target, body);
+        auto req = Request(verb, target, body, accept);
         co_await http::async_write(*stream, req, net::use_awaitable);
         beast::flat_buffer buffer;
         http::response<http::string_body> res;
@@ -151,7 +156,7 @@ struct Load {
 // loop thread, the same for every target. make_body gives the body of request number i.
 Load Hammer(ssl::context& ctx, uint16_t port, http::verb verb, const std::string& target,
             const Options& o, std::function<std::string(int)> make_body = nullptr,
-            unsigned expect = 200) {
+            unsigned expect = 200, const char* accept = kJSON) {
   net::io_context io;
   std::vector<double> latencies;
   std::atomic<int> counter{0};
@@ -167,7 +172,7 @@ Load Hammer(ssl::context& ctx, uint16_t port, http::verb verb, const std::string
           beast::flat_buffer buffer;
           while (!stop.load(std::memory_order_relaxed)) {
             const int i = counter++;
-            auto req = Request(verb, target, make_body ? make_body(i) : "");
+            auto req = Request(verb, target, make_body ? make_body(i) : "", accept);
             const auto sent = Clock::now();
             co_await http::async_write(*stream, req, net::use_awaitable);
             http::response<http::string_body> res;
@@ -278,6 +283,7 @@ struct Canned {
 
 struct CeilingReplies {
   Canned get, list, create;
+  Canned get_protobuf, list_protobuf;  // for an Accept that prefers protobuf
   std::string event;  // one watch event line, sent to every open watch on each POST
 };
 
@@ -336,9 +342,12 @@ class Ceiling {
         co_await Watch(stream);
         co_return;
       }
-      const Canned& c = req.method() == http::verb::post                   ? replies_.create
-                        : target.find("/configmaps/") != std::string::npos ? replies_.get
-                                                                           : replies_.list;
+      const bool one = target.find("/configmaps/") != std::string::npos;
+      const bool protobuf = req[http::field::accept].starts_with("application/vnd.kubernetes");
+      const Canned& c = req.method() == http::verb::post ? replies_.create
+                        : protobuf ? (one ? replies_.get_protobuf : replies_.list_protobuf)
+                        : one      ? replies_.get
+                                   : replies_.list;
       if (req.method() == http::verb::post) Broadcast();
       http::response<http::string_body> res{static_cast<http::status>(c.status), 11};
       res.set(http::field::content_type, c.content_type);
@@ -528,6 +537,11 @@ int main(int argc, char** argv) {
   }
   replies.list = {200, "application/json", Once(ctx, port, http::verb::get, list_ns).body()};
   replies.create = {201, "application/json", created.body()};
+  const char* protobuf_type = "application/vnd.kubernetes.protobuf";
+  replies.get_protobuf = {200, protobuf_type,
+                          Once(ctx, port, http::verb::get, ns + "/one", "", kProtobuf).body()};
+  replies.list_protobuf = {200, protobuf_type,
+                           Once(ctx, port, http::verb::get, list_ns, "", kProtobuf).body()};
   std::string object = created.body();
   while (object.ends_with('\n')) object.pop_back();
   replies.event = R"({"type":"ADDED","object":)" + object + "}\n";
@@ -559,6 +573,21 @@ int main(int argc, char** argv) {
     Compare(
         "LIST 500 configmaps", o, [&] { return Hammer(ctx, port, http::verb::get, list_ns, o); },
         [&] { return Hammer(ctx, ceiling_port, http::verb::get, list_ns, o); });
+  }
+  if (o.Runs("protobuf")) {
+    Compare(
+        "GET one (protobuf)", o,
+        [&] { return Hammer(ctx, port, http::verb::get, ns + "/one", o, nullptr, 200, kProtobuf); },
+        [&] {
+          return Hammer(ctx, ceiling_port, http::verb::get, ns + "/one", o, nullptr, 200,
+                        kProtobuf);
+        });
+    Compare(
+        "LIST 500 (protobuf)", o,
+        [&] { return Hammer(ctx, port, http::verb::get, list_ns, o, nullptr, 200, kProtobuf); },
+        [&] {
+          return Hammer(ctx, ceiling_port, http::verb::get, list_ns, o, nullptr, 200, kProtobuf);
+        });
   }
   if (o.Runs("create")) {
     auto fresh = [](int i) { return ConfigMap("c" + std::to_string(i), 1024); };

@@ -239,7 +239,7 @@ class DefaultServerTests(unittest.TestCase):
         self.assertEqual(apis["kind"], "APIGroupList")
         self.assertEqual([g["name"] for g in apis["groups"]],
                          ["apiregistration.k8s.io", "apps", "events.k8s.io",
-                          "autoscaling",
+                          "authentication.k8s.io", "authorization.k8s.io", "autoscaling",
                           "batch", "certificates.k8s.io", "networking.k8s.io",
                           "policy",
                           "rbac.authorization.k8s.io", "storage.k8s.io",

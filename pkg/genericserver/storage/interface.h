@@ -21,6 +21,10 @@ struct Object {
   std::string key;
   std::shared_ptr<const std::string> json;  // metadata.resourceVersion == revision
   int64_t revision = 0;
+  // The object's protobuf message, encoded by the API layer on first use and then shared by
+  // every GET, LIST and watch of this version. Read and written with std::atomic_load and
+  // std::atomic_store only.
+  mutable std::shared_ptr<const std::string> protobuf;
 };
 using ObjectPtr = std::shared_ptr<const Object>;
 

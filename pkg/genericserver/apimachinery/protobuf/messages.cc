@@ -52,15 +52,43 @@ std::optional<std::string> EncodeObject(const nlohmann::json& object) {
   return EncodeEnvelope(type, EncodeMessage(*spec, object));
 }
 
-std::optional<std::string> EncodeWatchEvent(std::string_view type, const nlohmann::json& object) {
-  auto body = EncodeObject(object);
-  if (!body) return std::nullopt;
+std::optional<std::string> EncodeMessageOf(const nlohmann::json& object) {
+  if (!object.is_object()) return std::nullopt;
+  const MessageSpec* spec = FindKind(StringAt(object, "apiVersion"), StringAt(object, "kind"));
+  if (spec == nullptr) return std::nullopt;
+  return EncodeMessage(*spec, object);
+}
+
+std::optional<std::string> EncodeList(
+    std::string_view api_version, std::string_view list_kind, const nlohmann::json& list_metadata,
+    const std::vector<std::shared_ptr<const std::string>>& items) {
+  const MessageSpec* spec = FindKind(api_version, list_kind);
+  if (spec == nullptr) return std::nullopt;
+  // Every list message is {1 metadata, 2 repeated items}: the metadata by the table, then
+  // the items' messages as they are.
+  std::string message = EncodeMessage(*spec, nlohmann::json{{"metadata", list_metadata}});
+  for (const auto& item : items) AppendLen(message, 2, *item);
+  return EncodeEnvelope({std::string(api_version), std::string(list_kind)}, message);
+}
+
+std::string EncodeObjectFromMessage(std::string_view api_version, std::string_view kind,
+                                    std::string_view message) {
+  return EncodeEnvelope({std::string(api_version), std::string(kind)}, message);
+}
+
+std::string EncodeWatchEventFromBody(std::string_view type, std::string_view body) {
   std::string raw_extension;
-  AppendLen(raw_extension, 1, *body);
+  AppendLen(raw_extension, 1, body);
   std::string out;
   AppendLen(out, 1, type);
   AppendLen(out, 2, raw_extension);
   return out;
+}
+
+std::optional<std::string> EncodeWatchEvent(std::string_view type, const nlohmann::json& object) {
+  auto body = EncodeObject(object);
+  if (!body) return std::nullopt;
+  return EncodeWatchEventFromBody(type, *body);
 }
 
 }  // namespace apimachinery::protobuf

@@ -4,9 +4,11 @@
 // works with, and the server's JSON objects encoded as upstream encodes them.
 
 #include <expected>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -32,6 +34,20 @@ std::expected<nlohmann::json, std::string> ToJSON(const Envelope& envelope);
 // The object (with its apiVersion and kind) as a protobuf body: the magic, the envelope and
 // its message; std::nullopt when its kind has no message.
 std::optional<std::string> EncodeObject(const nlohmann::json& object);
+
+// The object's message alone (no envelope), by its apiVersion and kind: what a list holds
+// for each item; std::nullopt as above.
+std::optional<std::string> EncodeMessageOf(const nlohmann::json& object);
+// A list body (magic, envelope and message) from the list's metadata and the messages of
+// its items; std::nullopt when the list kind has no message.
+std::optional<std::string> EncodeList(std::string_view api_version, std::string_view list_kind,
+                                      const nlohmann::json& list_metadata,
+                                      const std::vector<std::shared_ptr<const std::string>>& items);
+// An object body from its message (EncodeMessageOf).
+std::string EncodeObjectFromMessage(std::string_view api_version, std::string_view kind,
+                                    std::string_view message);
+// A watch event frame's message from the object's body (EncodeObject); see below.
+std::string EncodeWatchEventFromBody(std::string_view type, std::string_view body);
 
 // A watch event as the message of one protobuf watch frame (metav1.WatchEvent, without
 // envelope: {1 type, 2 object}, the object a protobuf body); std::nullopt as above.

@@ -88,6 +88,13 @@ class EventEncoder {
                                                            target_.meta_version)
                                .dump());
       default:
+        if (target_.protobuf) {  // the cached message, shared by every watcher
+          if (auto message = ProtobufMessage(*e.object)) {
+            return LengthPrefixed(apimachinery::protobuf::EncodeWatchEventFromBody(
+                type, apimachinery::protobuf::EncodeObjectFromMessage(scope_.spec.GroupVersion(),
+                                                                      scope_.spec.kind, *message)));
+          }
+        }
         return Frame(type, *e.object->json);  // the stored bytes, shared by every watcher
     }
   }
@@ -109,10 +116,13 @@ class EventEncoder {
   static std::string ProtobufFrame(const std::string& type, const std::string& object) {
     auto event = apimachinery::protobuf::EncodeWatchEvent(type, json::parse(object));
     if (!event) return std::string();  // no message for the kind: not negotiated
+    return LengthPrefixed(*event);
+  }
+  static std::string LengthPrefixed(const std::string& event) {
     std::string frame(4, '\0');
-    const auto size = static_cast<std::uint32_t>(event->size());
+    const auto size = static_cast<std::uint32_t>(event.size());
     for (int i = 0; i < 4; ++i) frame[i] = static_cast<char>(size >> (24 - 8 * i) & 0xff);
-    return frame + *event;
+    return frame + event;
   }
 
   const Scope& scope_;

@@ -64,6 +64,16 @@ std::string ContentType(const OutputTarget& target) {
   return base;
 }
 
+std::shared_ptr<const std::string> ProtobufMessage(const storage::Object& object) {
+  auto cached = std::atomic_load(&object.protobuf);
+  if (cached) return cached;
+  auto message = apimachinery::protobuf::EncodeMessageOf(json::parse(*object.json));
+  if (!message) return nullptr;
+  cached = std::make_shared<const std::string>(std::move(*message));
+  std::atomic_store(&object.protobuf, cached);
+  return cached;
+}
+
 bool ServesProtobuf(const registry::ResourceSpec& spec) {
   return apimachinery::protobuf::KnowsKind(spec.GroupVersion(), spec.kind);
 }
@@ -137,7 +147,13 @@ Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scop
   switch (target.kind) {
     case Output::kJSON:
       if (target.protobuf) {
-        co_await Emit(ctx, out, target, code, json::parse(*object.json), true);
+        if (auto message = ProtobufMessage(object)) {
+          co_await Send(out, code, kProtobufType,
+                        apimachinery::protobuf::EncodeObjectFromMessage(scope.spec.GroupVersion(),
+                                                                        scope.spec.kind, *message));
+        } else {
+          co_await Emit(ctx, out, target, code, json::parse(*object.json), true);
+        }
       } else if (!Pretty(ctx)) {
         co_await Send(out, code, "application/json", *object.json + "\n");
       } else {
@@ -191,6 +207,23 @@ Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope&
     co_return;
   }
   const bool pretty = Pretty(ctx);
+  if (target.kind == Output::kJSON && target.protobuf) {
+    // The items' cached messages, joined under the list's metadata.
+    std::vector<std::shared_ptr<const std::string>> messages;
+    for (const auto& item : list.items) {
+      auto message = ProtobufMessage(*item);
+      if (!message) break;
+      messages.push_back(std::move(message));
+    }
+    if (messages.size() == list.items.size()) {
+      auto body = apimachinery::protobuf::EncodeList(
+          scope.spec.GroupVersion(), scope.spec.list_kind, ListMetadata(list), messages);
+      if (body) {
+        co_await Send(out, 200, kProtobufType, std::move(*body));
+        co_return;
+      }
+    }
+  }
   if (target.kind == Output::kJSON && !pretty && !target.protobuf) {
     // The stored bytes of each item, joined: no parse, no encode.
     const std::string head = "{\"apiVersion\":\"" + scope.spec.GroupVersion() + "\",\"items\":[";

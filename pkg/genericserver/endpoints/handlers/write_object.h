@@ -36,6 +36,10 @@ Awaitable<void> WriteDocument(RequestContext& ctx, ResponseWriter& out, const Ou
 Awaitable<void> WriteError(RequestContext& ctx, ResponseWriter& out,
                            const apimachinery::Status& status);
 
+// The object's protobuf message, encoded once per stored version and then shared (see
+// storage::Object::protobuf); null when its kind has no message.
+std::shared_ptr<const std::string> ProtobufMessage(const storage::Object& object);
+
 // The content type of a response in this form.
 std::string ContentType(const OutputTarget& target);
 
