@@ -1,5 +1,7 @@
 // BuildGroupVersionDocument: a group-version's routes and schemas as one OpenAPI document.
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/endpoints/openapi/frame.h"
@@ -19,7 +21,7 @@ nlohmann::json KindExtension(const std::string& group, const std::string& versio
 
 // The schemas of a spec's kind, list and subresources; kinds without one get the schema the
 // apiextensions builder gives a custom resource without a schema (a free-form object named
-// after the kind) and a list of those.
+// after the kind) and, when they can be listed, a list of those.
 KindSchemas ResolveKindSchemas(const registry::ResourceSpec& spec, SchemaSet& schemas) {
   KindSchemas out;
   if (!spec.schema_name.empty() && schemas.Has(spec.schema_name)) {
@@ -32,9 +34,10 @@ KindSchemas ResolveKindSchemas(const registry::ResourceSpec& spec, SchemaSet& sc
                              {"x-kubernetes-group-version-kind",
                               KindExtension(spec.group, spec.version, spec.kind)}});
   }
+  const bool lists = std::find(spec.verbs.begin(), spec.verbs.end(), "list") != spec.verbs.end();
   if (auto found = schemas.FindKind({spec.group, spec.version, spec.list_kind})) {
     out.list = *found;
-  } else {
+  } else if (lists) {  // a resource that is only a request (a review) has no list
     out.list = DefinitionName(spec.group, spec.version, spec.list_kind);
     nlohmann::json items = {{"type", "array"}, {"items", schemas.Ref(out.object)}};
     nlohmann::json list = {{"type", "object"},
