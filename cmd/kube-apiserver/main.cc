@@ -53,6 +53,10 @@ int main(int argc, char** argv) {
       services.ranges.front().ip + "/" + std::to_string(services.ranges.front().prefix);
   master.node_port_first = services.node_port_first;
   master.node_port_last = services.node_port_last;
+  const options::AuthenticationOptions& authentication = completed->Get().authentication;
+  master.service_account_signing_key = completed->ServiceAccountSigningKey();
+  master.service_account_issuer = authentication.service_account_issuers.front();
+  master.api_audiences = authentication.api_audiences;
   app::ServerChain chain = app::CreateServerChain(config, **storage, master);
   chain.Outermost().PrepareRun();
   (*storage)->Start();

@@ -112,12 +112,13 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   auto pods = store(resources::Pods(disruption_budgets), namespace_lifecycle);
   auto bindings =
       std::make_shared<registry::Store>(resources::Bindings(pods), nullptr, namespace_lifecycle);
-  group_version("", "v1",
-                {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
-                 resources::ServiceAccounts(), resources::Nodes(), resources::PersistentVolumes(),
-                 resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
-                 resources::PodTemplates(), resources::LimitRanges(), resources::ResourceQuotas()},
-                {pods, bindings, services, endpoints, component_statuses});
+  group_version(
+      "", "v1",
+      {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
+       resources::ServiceAccounts(master), resources::Nodes(), resources::PersistentVolumes(),
+       resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
+       resources::PodTemplates(), resources::LimitRanges(), resources::ResourceQuotas()},
+      {pods, bindings, services, endpoints, component_statuses});
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});

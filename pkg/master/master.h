@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
@@ -16,6 +17,11 @@ struct Config {
   std::string service_cluster_ip_range = "10.0.0.0/24";  // the primary range
   int node_port_first = 30000;
   int node_port_last = 32767;
+  // Service-account tokens (serviceaccounts/token): the PEM private key that signs them,
+  // their issuer and default audiences. Without a key there is no token subresource.
+  std::string service_account_signing_key;
+  std::string service_account_issuer = "https://kubernetes.default.svc.cluster.local";
+  std::vector<std::string> api_audiences = {"https://kubernetes.default.svc.cluster.local"};
 };
 
 class Instance {

@@ -131,6 +131,18 @@ std::expected<PKIFiles, std::string> EnsurePKI(const PKIRequest& request) {
     }
   }
 
+  // The service-account signing key: made once, never rotated here (tokens it signed stay
+  // valid until they expire).
+  files.service_account_key = dir + "sa.key";
+  if (!fs::exists(files.service_account_key)) {
+    KLOG_INFO << "generating the service-account signing key " << files.service_account_key;
+    auto key = pki::GeneratePrivateKey();
+    if (!key) return std::unexpected(key.error());
+    if (auto r = util::WriteFileAtomic(files.service_account_key, *key, 0600); !r) {
+      return std::unexpected(r.error());
+    }
+  }
+
   files.admin_cert = dir + "admin.crt";
   files.admin_key = dir + "admin.key";
   pki::CertRequest admin;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "pkg/genericserver/authn/service_account_token.h"
 #include "pkg/genericserver/authn/token_file.h"
 #include "pkg/genericserver/authn/union.h"
 #include "pkg/genericserver/authn/x509.h"
@@ -107,6 +108,30 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
       errors.push_back("--token-auth-file: " + tokens.error());
     }
   }
+  // Service-account tokens: signed with one key, verified with its public half and those of
+  // --service-account-key-file (public or private keys).
+  const std::string signing_path = o.authentication.service_account_signing_key_file.empty()
+                                       ? done.pki_.service_account_key
+                                       : o.authentication.service_account_signing_key_file;
+  auto signing = util::ReadFile(signing_path);
+  auto signing_public =
+      signing ? authn::PublicKeyOf(*signing)
+              : std::expected<std::string, std::string>(std::unexpected(signing.error()));
+  if (!signing_public) {
+    errors.push_back("--service-account-signing-key-file " + signing_path + ": " +
+                     signing_public.error());
+  } else {
+    done.service_account_signing_key_ = *signing;
+    done.service_account_public_keys_.push_back(*signing_public);
+  }
+  for (const std::string& path : o.authentication.service_account_key_files) {
+    auto pem = util::ReadFile(path);
+    if (!pem) {
+      errors.push_back("--service-account-key-file " + path + ": " + pem.error());
+      continue;
+    }
+    done.service_account_public_keys_.push_back(*pem);  // the authenticator reads any PEM
+  }
   if (!o.authentication.client_ca_file.empty()) {
     auto bundle = util::ReadFile(o.authentication.client_ca_file);
     auto valid = bundle ? pki::ValidateBundle(*bundle)
@@ -168,6 +193,9 @@ genericserver::Config CompletedOptions::GenericConfig() const {
   std::vector<authn::AuthenticatorPtr> authenticators = {
       std::make_shared<authn::X509Authenticator>()};
   if (tokens_) authenticators.push_back(tokens_);
+  authenticators.push_back(authn::NewServiceAccountTokenAuthenticator(
+      service_account_public_keys_, o.authentication.service_account_issuers,
+      o.authentication.api_audiences));
   c.authenticator =
       authn::NewUnionAuthenticator(std::move(authenticators), o.authentication.anonymous_auth);
   c.authorizer = authz::NewFromModes(o.authorization.modes);

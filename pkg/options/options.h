@@ -56,6 +56,8 @@ class CompletedOptions {
   genericserver::Config GenericConfig() const;
   // Which storage to open, and where.
   storage::StorageConfig StorageConfig() const;
+  // The PEM private key that signs service-account tokens.
+  const std::string& ServiceAccountSigningKey() const { return service_account_signing_key_; }
 
  private:
   friend struct Options;
@@ -63,6 +65,8 @@ class CompletedOptions {
   Options options_;
   PKIFiles pki_;
   std::shared_ptr<authn::TokenFileAuthenticator> tokens_;
+  std::string service_account_signing_key_;
+  std::vector<std::string> service_account_public_keys_;  // PEM
 };
 
 }  // namespace options

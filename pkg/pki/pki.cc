@@ -133,6 +133,16 @@ std::expected<KeyPair, std::string> Encode(X509* cert, EVP_PKEY* key) {
 
 }  // namespace
 
+std::expected<std::string, std::string> GeneratePrivateKey() {
+  auto key = NewKey();
+  if (!key) return std::unexpected(key.error());
+  Bio bio(BIO_new(BIO_s_mem()));
+  if (PEM_write_bio_PrivateKey(bio.get(), key->get(), nullptr, nullptr, 0, nullptr, nullptr) != 1) {
+    return std::unexpected(Error("encoding PEM"));
+  }
+  return BioString(bio.get());
+}
+
 std::expected<KeyPair, std::string> GenerateCA(std::string_view common_name,
                                                std::chrono::hours validity) {
   auto key = NewKey();

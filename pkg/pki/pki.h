@@ -45,6 +45,9 @@ bool KeyMatches(std::string_view cert_pem, std::string_view key_pem);
 // Every certificate in a PEM bundle parses (and there is at least one).
 std::expected<void, std::string> ValidateBundle(std::string_view pem);
 
+// A new private key (ECDSA P-256), PKCS#8 PEM: what signs service-account tokens.
+std::expected<std::string, std::string> GeneratePrivateKey();
+
 // Canonical text of an IP address, or empty if s is not one.
 std::string CanonicalIP(std::string_view s);
 

@@ -1755,6 +1755,28 @@ class GeneratorTests(WriteTestCase):
                    'error: failed to create deployment: deployments.apps "web" '
                    'already exists\n')
 
+    def test_create_token(self):
+        """kubectl create token: a TokenRequest in protobuf; the token then authenticates."""
+        self.ok("create", "serviceaccount", "tok", "-n", "gen")
+        token = self.ok("create", "token", "tok", "-n", "gen", "--duration=15m").strip()
+        self.assertEqual(token.count("."), 2, token)
+        status, _, body = self.server.request(
+            "POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+            json.dumps({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"}),
+            {"Content-Type": "application/json"}, cert=False, token=token)
+        self.assertEqual(status, 201, body)
+        user = json.loads(body)["status"]["userInfo"]
+        self.assertEqual(user["username"], "system:serviceaccount:gen:tok")
+        self.assertEqual(user["uid"], self.get_obj("gen", "serviceaccounts", "tok")["metadata"]["uid"])
+        self.assertEqual(user["groups"], ["system:serviceaccounts", "system:serviceaccounts:gen",
+                                          "system:authenticated"])
+        self.fails("create", "token", "ghost", "-n", "gen", stderr=
+                   'error: failed to create token: serviceaccounts "ghost" not found\n')
+        self.fails("create", "token", "tok", "-n", "gen", "--duration=5m", stderr=
+                   'error: failed to create token: TokenRequest.authentication.k8s.io "tok" is '
+                   'invalid: spec.expirationSeconds: Invalid value: 300: may not specify a '
+                   'duration less than 10 minutes\n')
+
 
 class AuthCommandTests(KubectlTestCase):
     """kubectl auth can-i / whoami: protobuf reviews answered by the authorizer."""

@@ -15,6 +15,7 @@
 #include "pkg/genericserver/registry/resource_spec.h"
 #include "pkg/genericserver/registry/store.h"
 #include "pkg/genericserver/storage/interface.h"
+#include "pkg/master/master.h"
 
 namespace master::resources {
 
@@ -23,7 +24,8 @@ registry::ResourceSpecPtr Namespaces();
 registry::ResourceSpecPtr ConfigMaps();
 registry::ResourceSpecPtr Secrets();
 registry::ResourceSpecPtr Events();
-registry::ResourceSpecPtr ServiceAccounts();
+// With the token subresource when `master` has a signing key.
+registry::ResourceSpecPtr ServiceAccounts(const master::Config& master);
 // Evictions consult the policy/v1 PodDisruptionBudget store.
 registry::ResourceSpecPtr Pods(std::shared_ptr<registry::Store> disruption_budgets);
 // The legacy `bindings` collection (create only): binds pods of `pods` as pods/binding does.

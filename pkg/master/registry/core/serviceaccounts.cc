@@ -1,9 +1,10 @@
 // core/v1 serviceaccounts: an identity for workloads. References to secrets keep only
-// their names, as upstream stores them; tokens come with the authentication work.
+// their names, as upstream stores them; tokens come from the token subresource.
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/table.h"
+#include "pkg/master/registry/core/serviceaccount_token.h"
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/registry/schema.h"
 
@@ -38,13 +39,17 @@ class ServiceAccountStrategy final : public registry::Strategy {
 
 }  // namespace
 
-registry::ResourceSpecPtr ServiceAccounts() {
+registry::ResourceSpecPtr ServiceAccounts(const master::Config& master) {
   auto spec = std::make_shared<registry::ResourceSpec>();
   spec->version = "v1";
   spec->kind = "ServiceAccount";
   spec->plural = "serviceaccounts";
   spec->short_names = {"sa"};
   spec->strategy = std::make_shared<ServiceAccountStrategy>();
+  if (!master.service_account_signing_key.empty()) {
+    spec->subresources.push_back(ServiceAccountToken(
+        {master.service_account_signing_key, master.service_account_issuer, master.api_audiences}));
+  }
   spec->columns = {
       registry::NameColumn(),
       {"Secrets", "string", "", "How many secrets the service account references.", 0},
