@@ -11,35 +11,17 @@
 
 #include <memory>
 
+#include "pkg/util/openssl.h"
+
 namespace pki {
 namespace {
 
-template <class T, void (*F)(T*)>
-struct Deleter {
-  void operator()(T* p) const { F(p); }
-};
-using Bio = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
-using Pkey = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY, EVP_PKEY_free>>;
-using Cert = std::unique_ptr<X509, Deleter<X509, X509_free>>;
-
-std::string Error(std::string_view what) {
-  unsigned long code = ERR_get_error();
-  ERR_clear_error();
-  if (code == 0) return std::string(what);
-  char buf[256];
-  ERR_error_string_n(code, buf, sizeof buf);
-  return std::string(what) + ": " + buf;
-}
-
-Bio MemoryBio(std::string_view data) {
-  return Bio(BIO_new_mem_buf(data.data(), static_cast<int>(data.size())));
-}
-
-std::string BioString(BIO* bio) {
-  char* data = nullptr;
-  long len = BIO_get_mem_data(bio, &data);
-  return std::string(data, static_cast<size_t>(len));
-}
+using util::openssl::Bio;
+using util::openssl::BioString;
+using util::openssl::Cert;
+using util::openssl::Error;
+using util::openssl::MemoryBio;
+using util::openssl::Pkey;
 
 Cert ReadCert(std::string_view pem) {
   Bio bio = MemoryBio(pem);

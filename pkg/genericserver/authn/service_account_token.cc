@@ -22,6 +22,7 @@
 #include "pkg/genericserver/authn/token_file.h"
 #include "pkg/util/base64.h"
 #include "pkg/util/log.h"
+#include "pkg/util/openssl.h"
 #include "pkg/util/strings.h"
 
 namespace authn {
@@ -51,32 +52,14 @@ constexpr char kCryptoFailure[] = "go-jose/go-jose: error in cryptographic primi
 
 // ---- OpenSSL plumbing ----
 
-template <class T, void (*F)(T*)>
-struct Free {
-  void operator()(T* p) const { F(p); }
-};
-using Bio = std::unique_ptr<BIO, Free<BIO, BIO_free_all>>;
-using Pkey = std::unique_ptr<EVP_PKEY, Free<EVP_PKEY, EVP_PKEY_free>>;
-using MdCtx = std::unique_ptr<EVP_MD_CTX, Free<EVP_MD_CTX, EVP_MD_CTX_free>>;
-using EcdsaSig = std::unique_ptr<ECDSA_SIG, Free<ECDSA_SIG, ECDSA_SIG_free>>;
-using Cert = std::unique_ptr<X509, Free<X509, X509_free>>;
-using Bignum = std::unique_ptr<BIGNUM, Free<BIGNUM, BN_free>>;
-
-// `what`, with OpenSSL's first queued reason when there is one. Empties the queue so a
-// failure here does not surface later in an unrelated TLS call on this thread.
-std::string OpenSSLError(std::string_view what) {
-  unsigned long code = ERR_get_error();
-  ERR_clear_error();
-  if (code == 0) return std::string(what);
-  char buf[256];
-  ERR_error_string_n(code, buf, sizeof buf);
-  return std::string(what) + ": " + buf;
-}
-
-Bio MemoryBio(std::string_view data) {
-  if (data.size() > INT_MAX) return nullptr;
-  return Bio(BIO_new_mem_buf(data.data(), static_cast<int>(data.size())));
-}
+using util::openssl::Bignum;
+using util::openssl::Bio;
+using util::openssl::Cert;
+using util::openssl::EcdsaSig;
+using util::openssl::MdCtx;
+using util::openssl::MemoryBio;
+using util::openssl::Pkey;
+constexpr auto OpenSSLError = util::openssl::Error;
 
 const unsigned char* Bytes(std::string_view s) {
   return reinterpret_cast<const unsigned char*>(s.data());
