@@ -18,6 +18,7 @@ class Converter {
     if (parsed.is_discarded()) return stored;
     auto out = std::make_shared<Object>(*stored);
     out->json = std::make_shared<const std::string>(c_.from_storage(parsed).dump());
+    out->protobuf = nullptr;  // the stored form's encoding is not this one's
     return out;
   }
   std::string In(const std::string& served) const {

@@ -23,7 +23,7 @@ struct Object {
   int64_t revision = 0;
   // The object's protobuf message, encoded by the API layer on first use and then shared by
   // every GET, LIST and watch of this version. Read and written with std::atomic_load and
-  // std::atomic_store only.
+  // std::atomic_store only; a copy that changes `json` must reset it.
   mutable std::shared_ptr<const std::string> protobuf;
 };
 using ObjectPtr = std::shared_ptr<const Object>;

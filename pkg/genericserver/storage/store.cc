@@ -512,6 +512,7 @@ std::optional<WatchEvent> ApplyPredicate(const SelectionPredicate& predicate,
     auto gone = std::make_shared<Object>(*previous);
     auto json = WithResourceVersion(*previous->json, current->revision);
     if (json) gone->json = std::make_shared<const std::string>(std::move(*json));
+    gone->protobuf = nullptr;  // encoded from the old resourceVersion
     gone->revision = current->revision;
     return WatchEvent{Type::kDeleted, gone, std::nullopt};
   }
