@@ -228,11 +228,18 @@ TEST_CASE("flowcontrol v1: flow schemas and priority levels with upstream's defa
   CHECK(plc["spec"]["limited"] == json::parse(R"({"nominalConcurrencyShares":30,
       "lendablePercent":0,"limitResponse":{"type":"Queue","queuing":{"queues":64,"handSize":8,
       "queueLengthLimit":50}}})"));
+  // Exempt levels (GA in 1.29) keep their configuration, defaulted.
+  json exempt = api.Create(base + "/prioritylevelconfigurations",
+                           json::parse(R"({"metadata":{"name":"free"},"spec":{"type":"Exempt",
+                               "exempt":{"lendablePercent":10}}})"));
+  CHECK(exempt["spec"]["exempt"] ==
+        json::parse(R"({"nominalConcurrencyShares":0,"lendablePercent":10})"));
   json fs = api.Create(base + "/flowschemas", json::parse(R"({"metadata":{"name":"mine"},"spec":{
                            "priorityLevelConfiguration":{"name":"workload"}}})"));
   CHECK(fs["spec"]["matchingPrecedence"] == 1000);
   auto table = api.Do("GET", base + "/prioritylevelconfigurations", "", {kTable});
-  const json cells = table.Json()["rows"][0]["cells"];
+  CHECK(table.Json()["rows"][0]["cells"][1] == "Exempt");  // "free", listed by name first
+  const json cells = table.Json()["rows"][1]["cells"];
   CHECK(cells[1] == "Limited");
   CHECK(cells[2] == "30");
   CHECK(cells[3] == "64");

@@ -7,6 +7,10 @@
 namespace apimachinery::protobuf::generated {
 namespace {
 
+constexpr FieldSpec m_api_flowcontrol_v1_ExemptPriorityLevelConfiguration_fields[] = {
+    {1, "nominalConcurrencyShares", Kind::kInt32, Label::kSingle, true, true, nullptr},
+    {2, "lendablePercent", Kind::kInt32, Label::kSingle, true, true, nullptr},
+};
 constexpr FieldSpec m_api_flowcontrol_v1_FlowDistinguisherMethod_fields[] = {
     {1, "type", Kind::kString, Label::kSingle, false, false, nullptr},
 };
@@ -79,6 +83,7 @@ constexpr FieldSpec m_api_flowcontrol_v1_PriorityLevelConfigurationReference_fie
 constexpr FieldSpec m_api_flowcontrol_v1_PriorityLevelConfigurationSpec_fields[] = {
     {1, "type", Kind::kString, Label::kSingle, false, false, nullptr},
     {2, "limited", Kind::kMessage, Label::kSingle, true, true, &m_api_flowcontrol_v1_LimitedPriorityLevelConfiguration},
+    {3, "exempt", Kind::kMessage, Label::kSingle, true, true, &m_api_flowcontrol_v1_ExemptPriorityLevelConfiguration},
 };
 constexpr FieldSpec m_api_flowcontrol_v1_PriorityLevelConfigurationStatus_fields[] = {
     {1, "conditions", Kind::kMessage, Label::kRepeated, false, true, &m_api_flowcontrol_v1_PriorityLevelConfigurationCondition},
@@ -111,6 +116,7 @@ constexpr FieldSpec m_api_flowcontrol_v1_UserSubject_fields[] = {
 
 }  // namespace
 
+constinit const MessageSpec m_api_flowcontrol_v1_ExemptPriorityLevelConfiguration{"io.k8s.api.flowcontrol.v1.ExemptPriorityLevelConfiguration", m_api_flowcontrol_v1_ExemptPriorityLevelConfiguration_fields};
 constinit const MessageSpec m_api_flowcontrol_v1_FlowDistinguisherMethod{"io.k8s.api.flowcontrol.v1.FlowDistinguisherMethod", m_api_flowcontrol_v1_FlowDistinguisherMethod_fields};
 constinit const MessageSpec m_api_flowcontrol_v1_FlowSchema{"io.k8s.api.flowcontrol.v1.FlowSchema", m_api_flowcontrol_v1_FlowSchema_fields};
 constinit const MessageSpec m_api_flowcontrol_v1_FlowSchemaCondition{"io.k8s.api.flowcontrol.v1.FlowSchemaCondition", m_api_flowcontrol_v1_FlowSchemaCondition_fields};

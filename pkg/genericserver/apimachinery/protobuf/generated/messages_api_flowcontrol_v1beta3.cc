@@ -7,6 +7,10 @@
 namespace apimachinery::protobuf::generated {
 namespace {
 
+constexpr FieldSpec m_api_flowcontrol_v1beta3_ExemptPriorityLevelConfiguration_fields[] = {
+    {1, "nominalConcurrencyShares", Kind::kInt32, Label::kSingle, true, true, nullptr},
+    {2, "lendablePercent", Kind::kInt32, Label::kSingle, true, true, nullptr},
+};
 constexpr FieldSpec m_api_flowcontrol_v1beta3_FlowDistinguisherMethod_fields[] = {
     {1, "type", Kind::kString, Label::kSingle, false, false, nullptr},
 };
@@ -79,6 +83,7 @@ constexpr FieldSpec m_api_flowcontrol_v1beta3_PriorityLevelConfigurationReferenc
 constexpr FieldSpec m_api_flowcontrol_v1beta3_PriorityLevelConfigurationSpec_fields[] = {
     {1, "type", Kind::kString, Label::kSingle, false, false, nullptr},
     {2, "limited", Kind::kMessage, Label::kSingle, true, true, &m_api_flowcontrol_v1beta3_LimitedPriorityLevelConfiguration},
+    {3, "exempt", Kind::kMessage, Label::kSingle, true, true, &m_api_flowcontrol_v1beta3_ExemptPriorityLevelConfiguration},
 };
 constexpr FieldSpec m_api_flowcontrol_v1beta3_PriorityLevelConfigurationStatus_fields[] = {
     {1, "conditions", Kind::kMessage, Label::kRepeated, false, true, &m_api_flowcontrol_v1beta3_PriorityLevelConfigurationCondition},
@@ -111,6 +116,7 @@ constexpr FieldSpec m_api_flowcontrol_v1beta3_UserSubject_fields[] = {
 
 }  // namespace
 
+constinit const MessageSpec m_api_flowcontrol_v1beta3_ExemptPriorityLevelConfiguration{"io.k8s.api.flowcontrol.v1beta3.ExemptPriorityLevelConfiguration", m_api_flowcontrol_v1beta3_ExemptPriorityLevelConfiguration_fields};
 constinit const MessageSpec m_api_flowcontrol_v1beta3_FlowDistinguisherMethod{"io.k8s.api.flowcontrol.v1beta3.FlowDistinguisherMethod", m_api_flowcontrol_v1beta3_FlowDistinguisherMethod_fields};
 constinit const MessageSpec m_api_flowcontrol_v1beta3_FlowSchema{"io.k8s.api.flowcontrol.v1beta3.FlowSchema", m_api_flowcontrol_v1beta3_FlowSchema_fields};
 constinit const MessageSpec m_api_flowcontrol_v1beta3_FlowSchemaCondition{"io.k8s.api.flowcontrol.v1beta3.FlowSchemaCondition", m_api_flowcontrol_v1beta3_FlowSchemaCondition_fields};
