@@ -17,6 +17,13 @@ inline const nlohmann::json& Sub(const nlohmann::json& object, const char* key) 
   return it != object.end() && it->is_object() ? *it : empty;
 }
 
+// object[key] unless absent or null (a Go pointer that is set).
+inline const nlohmann::json* Present(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(key);
+  return it != object.end() && !it->is_null() ? &*it : nullptr;
+}
+
 // object[key] when it is a string, else "".
 inline std::string Str(const nlohmann::json& object, const char* key) {
   if (!object.is_object()) return "";
@@ -50,6 +57,15 @@ inline nlohmann::json& Child(nlohmann::json& object, const char* key) {
 inline void SetDefault(nlohmann::json& object, const char* key, const nlohmann::json& value) {
   auto it = object.find(key);
   if (it == object.end() || it->is_null()) object[key] = value;
+}
+
+// A request-only kind's answer (the reviews): the request as sent, its metadata as Go writes
+// an unset one, with `status`.
+inline nlohmann::json AnswerWithStatus(nlohmann::json request, nlohmann::json status) {
+  nlohmann::json& meta = Child(request, "metadata");
+  if (!meta.contains("creationTimestamp")) meta["creationTimestamp"] = nullptr;
+  request["status"] = std::move(status);
+  return request;
 }
 
 }  // namespace master::resources

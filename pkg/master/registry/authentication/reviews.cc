@@ -26,13 +26,6 @@ json UserInfoJSON(const authn::UserInfo& user) {
   return out;
 }
 
-json Answer(json review, json status) {
-  json& meta = Child(review, "metadata");
-  if (!meta.contains("creationTimestamp")) meta["creationTimestamp"] = nullptr;
-  review["status"] = std::move(status);
-  return review;
-}
-
 class TokenReview final : public registry::SubresourceAction {
  public:
   explicit TokenReview(authn::AuthenticatorPtr authenticator)
@@ -59,7 +52,7 @@ class TokenReview final : public registry::SubresourceAction {
       const json& audiences = Sub(Sub(body, "spec"), "audiences");
       if (audiences.is_array() && !audiences.empty()) status["audiences"] = audiences;
     }
-    co_return Answer(std::move(body), std::move(status));
+    co_return AnswerWithStatus(std::move(body), std::move(status));
   }
 
  private:
@@ -71,7 +64,7 @@ class SelfSubjectReview final : public registry::SubresourceAction {
   Awaitable<registry::Result<json>> Post(registry::Store&, std::string, std::string, json body,
                                          registry::WriteOptions options) const override {
     json status = {{"userInfo", UserInfoJSON(options.user.value_or(authn::UserInfo{}))}};
-    co_return Answer(std::move(body), std::move(status));
+    co_return AnswerWithStatus(std::move(body), std::move(status));
   }
 };
 

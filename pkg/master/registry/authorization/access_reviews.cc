@@ -29,20 +29,12 @@ std::vector<std::string> Strings(const json& list) {
 
 // Whether spec sets the attribute set (a Go pointer: present and not null).
 bool Has(const json& spec, const char* key) {
-  auto it = spec.find(key);
-  return it != spec.end() && it->is_object();
+  const json* set = Present(spec, key);
+  return set && set->is_object();
 }
 
 json Array(const std::vector<std::string>& strings) {
   return strings.empty() ? json(nullptr) : json(strings);
-}
-
-// The answer: the review as sent, its metadata as Go writes an unset one, with `status`.
-json Answer(json review, json status) {
-  json& meta = Child(review, "metadata");
-  if (!meta.contains("creationTimestamp")) meta["creationTimestamp"] = nullptr;
-  review["status"] = std::move(status);
-  return review;
 }
 
 // The request a review describes, as the authorizer sees requests.
@@ -150,7 +142,7 @@ class AccessReview final : public registry::SubresourceAction {
       co_return std::unexpected(v::NewInvalid("authorization.k8s.io", kind_, "", errors));
     }
     json status = Decide(*authorizer_, user, spec);
-    co_return Answer(std::move(body), std::move(status));
+    co_return AnswerWithStatus(std::move(body), std::move(status));
   }
 
  private:
@@ -190,7 +182,7 @@ class RulesReview final : public registry::SubresourceAction {
                    {"nonResourceRules", std::move(non_resource_rules)},
                    {"incomplete", rules.incomplete}};
     if (!rules.evaluation_error.empty()) status["evaluationError"] = rules.evaluation_error;
-    co_return Answer(std::move(body), std::move(status));
+    co_return AnswerWithStatus(std::move(body), std::move(status));
   }
 
  private:

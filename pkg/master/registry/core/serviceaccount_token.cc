@@ -44,7 +44,7 @@ class TokenRequest final : public registry::SubresourceAction {
     }
     const json& bound = Sub(spec, "boundObjectRef");
     const std::string bound_kind = Str(bound, "kind");
-    const bool is_bound = spec.contains("boundObjectRef") && spec["boundObjectRef"].is_object();
+    const bool is_bound = Present(spec, "boundObjectRef") != nullptr;
     if (is_bound && bound_kind != "Pod" && bound_kind != "Secret" && bound_kind != "Node") {
       errors.push_back(
           v::FieldNotSupported("spec.boundObjectRef.kind", bound_kind, {"Node", "Pod", "Secret"}));
