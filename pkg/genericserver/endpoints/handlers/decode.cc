@@ -6,6 +6,7 @@
 #include "pkg/genericserver/apimachinery/yaml/yaml_json.h"
 #include "pkg/genericserver/endpoints/handlers/field_validation.h"
 #include "pkg/genericserver/endpoints/handlers/options.h"
+#include "pkg/genericserver/endpoints/handlers/write_object.h"
 #include "pkg/genericserver/endpoints/negotiation.h"
 
 namespace endpoints::handlers {
@@ -48,17 +49,15 @@ char TooDeep(std::string_view text) {
 }
 
 const std::vector<std::string> kBodyMediaTypes = {"application/json", "application/yaml",
-                                                  "application/vnd.kubernetes.protobuf"};
-
-constexpr char kProtobuf[] = "application/vnd.kubernetes.protobuf";
+                                                  kProtobufType};
 
 // A protobuf body: any built-in kind (a kind without a message is a 400, as an unregistered
 // kind is upstream); a resource without protobuf (custom resources) refuses it with 415.
 registry::Result<json> DecodeProtobuf(std::string_view bytes, const registry::ResourceSpec* spec) {
   namespace pb = apimachinery::protobuf;
-  if (spec != nullptr && !pb::KnowsKind(spec->GroupVersion(), spec->kind)) {
-    return std::unexpected(
-        apimachinery::NewUnsupportedMediaType(kProtobuf, {"application/json", "application/yaml"}));
+  if (spec != nullptr && !ServesProtobuf(*spec)) {
+    return std::unexpected(apimachinery::NewUnsupportedMediaType(
+        kProtobufType, {"application/json", "application/yaml"}));
   }
   auto envelope = pb::DecodeEnvelope(bytes);
   if (!envelope) {
@@ -108,7 +107,7 @@ registry::Result<json> DecodeObject(const RequestContext& ctx, const registry::R
       return std::unexpected(apimachinery::NewBadRequest(converted.error()));
     }
     body = std::move(*converted);
-  } else if (type == kProtobuf) {
+  } else if (type == kProtobufType) {
     body = DecodeProtobuf(ctx.request.body, spec);
   } else {
     return std::unexpected(apimachinery::NewUnsupportedMediaType(type, kBodyMediaTypes));

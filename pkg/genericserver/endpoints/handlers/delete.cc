@@ -19,9 +19,8 @@ registry::Result<registry::DeleteOptions> ParseDeleteOptions(const RequestContex
   registry::DeleteOptions o;
   json body = json::object();
   if (!ctx.request.body.empty()) {
-    auto parsed = BodyMediaType(ctx) == "application/vnd.kubernetes.protobuf"
-                      ? DecodeObject(ctx, nullptr)
-                      : ParseJSON(ctx.request.body);
+    auto parsed = BodyMediaType(ctx) == kProtobufType ? DecodeObject(ctx, nullptr)
+                                                      : ParseJSON(ctx.request.body);
     if (!parsed) return std::unexpected(parsed.error());
     if (!parsed->is_object()) {
       return std::unexpected(
