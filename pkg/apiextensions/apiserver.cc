@@ -1,15 +1,40 @@
 #include "pkg/apiextensions/apiserver.h"
 
+#include "pkg/apiextensions/controller.h"
+#include "pkg/apiextensions/registry/crd.h"
+#include "pkg/apiextensions/serving.h"
+#include "pkg/genericserver/endpoints/installer.h"
+
 namespace apiextensions {
 
+CustomResourceDefinitions::~CustomResourceDefinitions() = default;
+
 std::unique_ptr<CustomResourceDefinitions> CustomResourceDefinitions::New(
-    const genericserver::CompletedConfig& config, genericserver::DelegationTarget& delegate) {
+    const genericserver::CompletedConfig& config, genericserver::DelegationTarget& delegate,
+    storage::StorageFactory& storage, registry::AdmitFunc admit) {
   auto s = std::unique_ptr<CustomResourceDefinitions>(new CustomResourceDefinitions());
   s->generic_ = config.New("apiextensions-apiserver", delegate);
+  genericserver::Lifecycle* lifecycle = config.Get().lifecycle.get();
+  registry::ResourceSpecPtr spec = CustomResourceDefinitionSpec();
+  auto crds = std::make_shared<registry::Store>(
+      spec, storage.ForResource(spec->storage_prefix + "/"), nullptr);
+  auto handler = std::make_unique<endpoints::GroupVersionHandler>(spec->group, "v1", lifecycle);
+  handler->Add(crds);
   endpoints::APIGroupInfo group;
-  group.group = {"apiextensions.k8s.io", {"v1"}};
-  group.resources["v1"] = {};  // customresourcedefinitions arrive with the CRD work
-  s->generic_->InstallAPIGroup(std::move(group), {});
+  group.group = {spec->group, {"v1"}};
+  group.resources["v1"] = handler->Resources();
+  group.specs["v1"] = handler->Specs();
+  std::map<std::string, genericserver::HandlerPtr> handlers;
+  handlers["v1"] = std::move(handler);
+  s->generic_->InstallAPIGroup(std::move(group), std::move(handlers));
+
+  s->serving_ = std::make_unique<CustomResourceServing>(storage, std::move(admit), lifecycle,
+                                                        delegate.UnprotectedHandler());
+  CustomResourceServing& serving = *s->serving_;
+  s->generic_->Mux().HandlePrefix("/apis/", serving.Handler());
+  s->generic_->AddDynamicGroups([&serving] { return serving.Groups(); });
+  s->generic_->AddPostStartHook("apiextensions-controllers",
+                                CRDController(crds, serving, *lifecycle));
   return s;
 }
 

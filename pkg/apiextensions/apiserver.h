@@ -1,22 +1,32 @@
 #pragma once
-// The apiextensions server: apiextensions.k8s.io and, later, every CRD group. Last in
-// the delegation chain; what it does not serve reaches the 404 at the chain's end.
+// The apiextensions server: apiextensions.k8s.io (customresourcedefinitions) and every
+// group its CRDs define, served as the CRD controller establishes them. Last in the
+// delegation chain; what it does not serve reaches the 404 at the chain's end.
 
 #include <memory>
 
+#include "pkg/genericserver/registry/store.h"
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
+#include "pkg/genericserver/storage/factory.h"
 
 namespace apiextensions {
 
+class CustomResourceServing;
+
 class CustomResourceDefinitions {
  public:
-  // The delegate must outlive the server.
+  // The delegate and the storage must outlive the server. `admit` checks new and changed
+  // namespaced custom resources (namespace lifecycle).
   static std::unique_ptr<CustomResourceDefinitions> New(
-      const genericserver::CompletedConfig& config, genericserver::DelegationTarget& delegate);
+      const genericserver::CompletedConfig& config, genericserver::DelegationTarget& delegate,
+      storage::StorageFactory& storage, registry::AdmitFunc admit);
+  ~CustomResourceDefinitions();
   genericserver::GenericAPIServer& GenericServer() { return *generic_; }
 
  private:
+  CustomResourceDefinitions() = default;
+  std::unique_ptr<CustomResourceServing> serving_;
   std::unique_ptr<genericserver::GenericAPIServer> generic_;
 };
 

@@ -14,8 +14,9 @@ namespace apiextensions::validation {
 
 using FieldErrors = std::vector<apimachinery::validation::FieldError>;
 
-// Upstream's SetDefaults for a CRD (conversion strategy None, names.singular/listKind,
-// printer column JSONPath defaults, ...) applied to the object as decoded.
+// Upstream's v1 SetDefaults for a CRD (names.singular and names.listKind from the kind,
+// conversion strategy None, webhook service port 443, status.storedVersions from the storage
+// version) applied to the object as decoded.
 void SetDefaults(nlohmann::json& crd);
 
 // A new CRD.

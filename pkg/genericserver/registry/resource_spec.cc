@@ -20,7 +20,7 @@ void ResourceSpec::Complete() {
   if (storage_prefix.empty())
     storage_prefix = group.empty() ? "/" + plural : "/" + group + "/" + plural;
   if (!strategy) strategy = std::make_shared<Strategy>();
-  if (!patch_schema && components && !schema_name.empty()) {
+  if (!patch_schema && !unstructured && components && !schema_name.empty()) {
     // The components outlive every spec (they are static data): borrow, do not copy.
     std::shared_ptr<const nlohmann::json> borrowed(std::shared_ptr<void>(), components);
     auto schema = apimachinery::patch::NewOpenApiPatchSchema(borrowed, schema_name);

@@ -88,6 +88,16 @@ struct Subresource {
   std::shared_ptr<const SubresourceAction> action;  // POST acts (subresource_action.h)
 };
 
+// How a custom resource's objects meet their schema: as unstructured JSON that the CRD's
+// structural schema prunes, where built-in kinds are decoded into their Go types.
+class UnstructuredSchema {
+ public:
+  virtual ~UnstructuredSchema() = default;
+  // Removes the fields the schema does not specify; their paths ("spec.foo"), for
+  // fieldValidation.
+  virtual std::vector<std::string> Prune(nlohmann::json& object) const = 0;
+};
+
 struct ResourceSpec {
   std::string group;
   std::string version;
@@ -127,6 +137,10 @@ struct ResourceSpec {
   // collection acts through it (the object's name is in the body) and nothing is stored;
   // null for stored resources.
   std::shared_ptr<const SubresourceAction> create_action;
+  // Custom resources: objects are unstructured and pruned by their schema instead of being
+  // type-checked as a Go type would decode them; no strategic merge patch. Null for
+  // built-in kinds.
+  std::shared_ptr<const UnstructuredSchema> unstructured;
 
   std::string GroupVersion() const { return group.empty() ? version : group + "/" + version; }
   apimachinery::GroupResource Resource() const { return {group, plural}; }

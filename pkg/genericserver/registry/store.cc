@@ -39,7 +39,7 @@ std::optional<apimachinery::Status> DecodeBody(const ResourceSpec& spec, json& o
     return apimachinery::NewBadRequest("the kind in the data (" + object["kind"].dump() +
                                        ") does not match the expected kind (" + spec.kind + ")");
   }
-  if (spec.components && !spec.schema_name.empty()) {
+  if (!spec.unstructured && spec.components && !spec.schema_name.empty()) {
     if (auto bad = apimachinery::schema::CheckTypes(object, *spec.components, spec.schema_name)) {
       return DecodeError(spec, *bad);
     }
@@ -278,7 +278,7 @@ Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old,
   NormalizeMetadata(object);
   if (strategy.TracksGeneration() || spec.strategy->TracksGeneration()) {
     int64_t generation = prev.value("generation", int64_t{1});
-    if (SpecChanged(object, old)) ++generation;
+    if (spec.strategy->GenerationChanged(object, old)) ++generation;
     object["metadata"]["generation"] = generation;
   } else {
     object["metadata"].erase("generation");

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/registry/object_meta.h"
+
 namespace registry {
 
 std::optional<std::string> Strategy::Decode(nlohmann::json&) const { return std::nullopt; }
@@ -28,6 +30,10 @@ FieldErrors Strategy::Validate(const nlohmann::json&) const { return {}; }
 
 FieldErrors Strategy::ValidateUpdate(const nlohmann::json& object, const nlohmann::json&) const {
   return Validate(object);
+}
+
+bool Strategy::GenerationChanged(const nlohmann::json& object, const nlohmann::json& old) const {
+  return SpecChanged(object, old);
 }
 
 void Strategy::Canonicalize(nlohmann::json&) const {}

@@ -46,6 +46,10 @@ class Strategy {
   // metadata.generation starts at 1 and grows by one whenever something other than
   // metadata and status changes.
   virtual bool TracksGeneration() const { return false; }
+  // Whether an update moves metadata.generation on: by default when something other than
+  // metadata and status changed (custom resources without a status subresource count
+  // status too).
+  virtual bool GenerationChanged(const nlohmann::json& object, const nlohmann::json& old) const;
   // The kind has a status subresource: the main resource ignores status changes.
   virtual bool HasStatusSubresource() const { return false; }
   // Name rules: true for DNS-1123 labels (namespaces), false for subdomains.

@@ -96,8 +96,16 @@ std::vector<HealthCheck> GenericAPIServer::ReadyzChecks() const {
   return all;
 }
 
+void GenericAPIServer::AddDynamicGroups(
+    std::function<std::vector<endpoints::APIGroupInfo>()> groups) {
+  dynamic_groups_ = std::move(groups);
+}
+
 std::vector<endpoints::APIGroupInfo> GenericAPIServer::ListedGroups() const {
   std::vector<endpoints::APIGroupInfo> all = groups_;
+  if (dynamic_groups_) {
+    for (auto& g : dynamic_groups_()) all.push_back(std::move(g));
+  }
   for (auto& g : delegate_.ListedGroups()) all.push_back(std::move(g));
   return all;
 }

@@ -5,6 +5,7 @@
 // chain is built, before PrepareRun(); afterwards the server is read-only.
 
 #include <expected>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -33,6 +34,9 @@ class GenericAPIServer final : public DelegationTarget {
   // /apis/G, /apis/G/V and, per version, the handler of /apis/G/V/...; the group is
   // listed in /apis.
   void InstallAPIGroup(endpoints::APIGroupInfo info, std::map<std::string, HandlerPtr> handlers);
+  // Groups whose resources come and go while serving (custom resources): `groups` is
+  // asked for them whenever the chain's groups are listed.
+  void AddDynamicGroups(std::function<std::vector<endpoints::APIGroupInfo>()> groups);
   // /api, /api/v1 and /api/v1/... for the core group (not listed in /apis).
   void InstallLegacyAPIGroup(endpoints::APIGroupInfo info,
                              std::map<std::string, HandlerPtr> handlers);
@@ -62,6 +66,7 @@ class GenericAPIServer final : public DelegationTarget {
   std::vector<HealthCheck> health_checks_;       // own only
   std::vector<HealthCheck> readyz_checks_;       // own only
   std::vector<endpoints::APIGroupInfo> groups_;  // own only
+  std::function<std::vector<endpoints::APIGroupInfo>()> dynamic_groups_;
 };
 
 }  // namespace genericserver

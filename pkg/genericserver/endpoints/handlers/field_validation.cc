@@ -17,12 +17,13 @@ namespace {
 registry::Result<json> Check(std::string_view directive, const registry::ResourceSpec& spec,
                              json object, std::vector<std::string> problems,
                              std::vector<std::string>& warnings) {
-  if (spec.components && !spec.schema_name.empty()) {
-    for (const std::string& path :
-         apimachinery::schema::PruneUnknownFields(object, *spec.components, spec.schema_name)) {
-      problems.push_back("unknown field " + util::Quote(path));
-    }
+  std::vector<std::string> unknown;
+  if (spec.unstructured) {
+    unknown = spec.unstructured->Prune(object);
+  } else if (spec.components && !spec.schema_name.empty()) {
+    unknown = apimachinery::schema::PruneUnknownFields(object, *spec.components, spec.schema_name);
   }
+  for (const std::string& path : unknown) problems.push_back("unknown field " + util::Quote(path));
   if (problems.empty() || directive == "Ignore") return object;
   if (directive == "Strict") {
     return std::unexpected(

@@ -1,0 +1,307 @@
+#include "pkg/apiextensions/serving.h"
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "pkg/apiextensions/registry/crd.h"
+#include "pkg/apiextensions/registry/custom_resource.h"
+#include "pkg/apiextensions/schema/structural.h"
+#include "pkg/genericserver/endpoints/installer.h"
+#include "pkg/genericserver/server/responses.h"
+#include "pkg/genericserver/storage/converting.h"
+
+namespace apiextensions {
+
+using nlohmann::json;
+
+namespace {
+
+// One served CRD.
+struct CRDEntry {
+  std::string name;
+  std::string group;
+  std::string plural;
+  bool terminating = false;
+  std::vector<std::string> versions;                               // served, by priority
+  std::map<std::string, std::shared_ptr<registry::Store>> stores;  // by version
+  std::shared_ptr<registry::Store> storage_store;
+};
+
+// One group of CRDs: its discovery documents and a handler per version.
+struct GroupEntry {
+  endpoints::APIGroupInfo info;
+  std::string group_document;
+  std::map<std::string, std::string> version_documents;
+  std::map<std::string, std::shared_ptr<endpoints::GroupVersionHandler>> handlers;
+  std::set<std::string> terminating;  // plurals whose CRD is being deleted
+};
+
+// "v1beta2" -> {kind, major, minor}: kind 3 GA, 2 beta, 1 alpha, 0 anything else.
+struct VersionKey {
+  int kind = 0;
+  int major = 0;
+  int minor = 0;
+};
+
+VersionKey Key(const std::string& v) {
+  static const std::regex kPattern("^v([1-9][0-9]*)(?:(alpha|beta)([1-9][0-9]*))?$");
+  std::smatch m;
+  if (!std::regex_match(v, m, kPattern)) return {};
+  VersionKey k;
+  k.major = std::stoi(m[1]);
+  if (!m[2].matched) {
+    k.kind = 3;
+  } else {
+    k.kind = m[2] == "beta" ? 2 : 1;
+    k.minor = std::stoi(m[3]);
+  }
+  return k;
+}
+
+}  // namespace
+
+// Ordered before `b` in discovery: GA, then beta, then alpha, higher numbers first; others
+// last, alphabetically.
+bool VersionPriorityLess(const std::string& a, const std::string& b) {
+  const VersionKey ka = Key(a), kb = Key(b);
+  if (ka.kind != kb.kind) return ka.kind > kb.kind;
+  if (ka.kind == 0) return a < b;
+  if (ka.major != kb.major) return ka.major > kb.major;
+  return ka.minor > kb.minor;
+}
+
+struct CustomResourceServing::Snapshot {
+  std::map<std::string, std::shared_ptr<const CRDEntry>> crds;  // by CRD name
+  std::map<std::string, std::shared_ptr<const GroupEntry>> groups;
+};
+
+namespace {
+
+class ServingHandler final : public genericserver::Handler {
+ public:
+  ServingHandler(std::function<std::shared_ptr<const CustomResourceServing::Snapshot>()> current,
+                 genericserver::Handler& not_found)
+      : current_(std::move(current)), not_found_(not_found) {}
+
+  Awaitable<void> Serve(genericserver::RequestContext& ctx,
+                        genericserver::ResponseWriter& out) override {
+    auto snapshot = current_();
+    std::string_view path = ctx.info.path;
+    path.remove_prefix(std::string_view("/apis/").size());
+    const size_t slash = path.find('/');
+    const std::string group(path.substr(0, slash));
+    auto g = snapshot->groups.find(group);
+    if (g == snapshot->groups.end()) {
+      co_await not_found_.Serve(ctx, out);
+      co_return;
+    }
+    const GroupEntry& entry = *g->second;
+    std::string_view rest = slash == std::string_view::npos ? "" : path.substr(slash + 1);
+    if (rest.empty()) {
+      co_await genericserver::WriteJSON(out, 200, entry.group_document);
+      co_return;
+    }
+    const size_t vslash = rest.find('/');
+    const std::string version(rest.substr(0, vslash));
+    auto handler = entry.handlers.find(version);
+    if (handler == entry.handlers.end()) {
+      co_await not_found_.Serve(ctx, out);
+      co_return;
+    }
+    if (vslash == std::string_view::npos || rest.substr(vslash + 1).empty()) {
+      co_await genericserver::WriteJSON(out, 200, entry.version_documents.at(version));
+      co_return;
+    }
+    if (ctx.info.verb == "create" && ctx.info.subresource.empty() &&
+        entry.terminating.contains(ctx.info.resource)) {
+      const apimachinery::GroupResource resource{group, ctx.info.resource};
+      const apimachinery::Status refused = apimachinery::NewMethodNotSupported(resource, "create");
+      co_await genericserver::WriteStatus(out, refused);
+      co_return;
+    }
+    co_await handler->second->Serve(ctx, out);
+  }
+
+ private:
+  std::function<std::shared_ptr<const CustomResourceServing::Snapshot>()> current_;
+  genericserver::Handler& not_found_;
+};
+
+// Whether a schema gives any default (objects read from storage are then defaulted).
+bool HasDefaults(const json& schema) {
+  if (schema.is_object()) {
+    if (schema.contains("default")) return true;
+    for (const auto& [key, value] : schema.items()) {
+      if (key != "enum" && key != "example" && HasDefaults(value)) return true;
+    }
+  } else if (schema.is_array()) {
+    for (const json& v : schema) {
+      if (HasDefaults(v)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+CustomResourceServing::CustomResourceServing(storage::StorageFactory& storage,
+                                             registry::AdmitFunc admit,
+                                             genericserver::Lifecycle* lifecycle,
+                                             genericserver::Handler& not_found)
+    : storage_(storage),
+      admit_(std::move(admit)),
+      lifecycle_(lifecycle),
+      not_found_(not_found),
+      snapshot_(std::make_shared<Snapshot>()) {}
+
+CustomResourceServing::~CustomResourceServing() = default;
+
+std::shared_ptr<const CustomResourceServing::Snapshot> CustomResourceServing::Current() const {
+  std::lock_guard lock(mu_);
+  return snapshot_;
+}
+
+std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
+  auto entry = std::make_shared<CRDEntry>();
+  const json& spec = crd.at("spec");
+  entry->name = crd["metadata"].value("name", "");
+  entry->group = spec.value("group", "");
+  entry->plural = spec["names"].value("plural", "");
+  entry->terminating = ConditionTrue(crd, "Terminating");
+  const std::string storage_version = StorageVersion(crd);
+  const std::string prefix = "/" + entry->group + "/" + entry->plural;
+  auto cache = storage_.ForResource(prefix + "/");
+  const json& versions = spec.value("versions", json::array());
+  bool wrap = versions.size() > 1;
+  for (const json& v : versions) {
+    if (v.is_object() && v.contains("schema") && HasDefaults(v["schema"])) wrap = true;
+  }
+  for (const json& v : versions) {
+    if (!v.is_object()) continue;
+    const std::string name = v.value("name", "");
+    const bool served = v.value("served", false);
+    if (!served && name != storage_version) continue;
+    auto made = CustomResourceSpec(crd, name);
+    if (!made) return std::unexpected(made.error());
+    registry::ResourceSpecPtr resource = *made;
+    std::shared_ptr<storage::Interface> storage = cache;
+    if (wrap) {
+      // Objects are kept in the storage version (None conversion: only apiVersion changes)
+      // and defaulted as they are read, as upstream's storage decoding does.
+      const std::string group = entry->group;
+      storage::Conversion conversion;
+      conversion.to_storage = [gv = group + "/" + storage_version](const json& served) {
+        json stored = served;
+        stored["apiVersion"] = gv;
+        return stored;
+      };
+      conversion.from_storage = [resource, gv = group + "/" + name](const json& stored) {
+        json served = stored;
+        served["apiVersion"] = gv;
+        resource->unstructured->Prune(served);
+        resource->strategy->Default(served);
+        return served;
+      };
+      storage = storage::NewConverting(cache, std::move(conversion));
+    }
+    auto store = std::make_shared<registry::Store>(resource, std::move(storage),
+                                                   resource->namespaced ? admit_ : nullptr);
+    if (name == storage_version) entry->storage_store = store;
+    if (served) {
+      entry->versions.push_back(name);
+      entry->stores[name] = std::move(store);
+    }
+  }
+  std::sort(entry->versions.begin(), entry->versions.end(), VersionPriorityLess);
+
+  std::lock_guard lock(mu_);
+  auto next = std::make_shared<Snapshot>(*snapshot_);
+  std::string old_group;
+  if (auto it = next->crds.find(entry->name); it != next->crds.end()) old_group = it->second->group;
+  next->crds[entry->name] = entry;
+  RebuildGroup(*next, entry->group);
+  if (!old_group.empty() && old_group != entry->group) RebuildGroup(*next, old_group);
+  snapshot_ = std::move(next);
+  return {};
+}
+
+void CustomResourceServing::Remove(const std::string& name) {
+  std::lock_guard lock(mu_);
+  auto it = snapshot_->crds.find(name);
+  if (it == snapshot_->crds.end()) return;
+  auto next = std::make_shared<Snapshot>(*snapshot_);
+  const std::string group = it->second->group;
+  next->crds.erase(name);
+  RebuildGroup(*next, group);
+  snapshot_ = std::move(next);
+}
+
+void CustomResourceServing::MarkTerminating(const std::string& name) {
+  std::lock_guard lock(mu_);
+  auto it = snapshot_->crds.find(name);
+  if (it == snapshot_->crds.end() || it->second->terminating) return;
+  auto next = std::make_shared<Snapshot>(*snapshot_);
+  auto entry = std::make_shared<CRDEntry>(*it->second);
+  entry->terminating = true;
+  next->crds[name] = entry;
+  RebuildGroup(*next, entry->group);
+  snapshot_ = std::move(next);
+}
+
+std::shared_ptr<registry::Store> CustomResourceServing::StorageStore(
+    const std::string& name) const {
+  auto snapshot = Current();
+  auto it = snapshot->crds.find(name);
+  return it == snapshot->crds.end() ? nullptr : it->second->storage_store;
+}
+
+void CustomResourceServing::RebuildGroup(Snapshot& next, const std::string& group) const {
+  std::vector<std::shared_ptr<const CRDEntry>> members;
+  for (const auto& [name, entry] : next.crds) {
+    if (entry->group == group) members.push_back(entry);
+  }
+  if (members.empty()) {
+    next.groups.erase(group);
+    return;
+  }
+  auto g = std::make_shared<GroupEntry>();
+  g->info.group.name = group;
+  std::set<std::string> versions;
+  for (const auto& m : members) {
+    versions.insert(m->versions.begin(), m->versions.end());
+    if (m->terminating) g->terminating.insert(m->plural);
+  }
+  std::vector<std::string> ordered(versions.begin(), versions.end());
+  std::sort(ordered.begin(), ordered.end(), VersionPriorityLess);
+  g->info.group.versions = ordered;
+  for (const std::string& version : ordered) {
+    auto handler = std::make_shared<endpoints::GroupVersionHandler>(group, version, lifecycle_);
+    for (const auto& m : members) {
+      if (auto s = m->stores.find(version); s != m->stores.end()) handler->Add(s->second);
+    }
+    g->info.resources[version] = handler->Resources();
+    g->info.specs[version] = handler->Specs();
+    g->version_documents[version] =
+        endpoints::EncodeAPIResourceList(group + "/" + version, g->info.resources[version]);
+    g->handlers[version] = std::move(handler);
+  }
+  g->group_document = endpoints::EncodeAPIGroup(g->info.group);
+  next.groups[group] = std::move(g);
+}
+
+genericserver::HandlerPtr CustomResourceServing::Handler() {
+  return std::make_unique<ServingHandler>([this] { return Current(); }, not_found_);
+}
+
+std::vector<endpoints::APIGroupInfo> CustomResourceServing::Groups() const {
+  auto snapshot = Current();
+  std::vector<endpoints::APIGroupInfo> out;
+  out.reserve(snapshot->groups.size());
+  for (const auto& [name, g] : snapshot->groups) out.push_back(g->info);
+  return out;
+}
+
+}  // namespace apiextensions
