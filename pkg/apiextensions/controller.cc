@@ -52,7 +52,6 @@ class Controller : public std::enable_shared_from_this<Controller> {
 
   // Watches from `revision` until the server stops, re-listing when the watch ends.
   Awaitable<void> Run(std::string revision) {
-    auto self = shared_from_this();
     while (!lifecycle_.ShutdownInitiated()) {
       registry::ListOptions options;
       options.resource_version = revision;
@@ -270,7 +269,18 @@ genericserver::PostStartHookFunc CRDController(std::shared_ptr<registry::Store> 
     auto synced = co_await controller->Sync();
     if (!synced) co_return std::unexpected("listing CustomResourceDefinitions: " + synced.error());
     auto executor = co_await asio::this_coro::executor;
-    asio::co_spawn(executor, controller->Run(*synced), asio::detached);
+    // The lambda keeps the controller alive for as long as it runs.
+    auto run = [controller, revision = *synced]() -> Awaitable<void> {
+      co_await controller->Run(revision);
+    };
+    asio::co_spawn(executor, std::move(run), [](std::exception_ptr e) {
+      if (!e) return;
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        KLOG_ERROR << "the CustomResourceDefinition controller stopped: " << ex.what();
+      }
+    });
     co_return std::expected<void, std::string>();
   };
 }

@@ -9,16 +9,25 @@ using nlohmann::json;
 
 class Converter {
  public:
-  explicit Converter(Conversion c) : c_(std::move(c)) {}
+  explicit Converter(Conversion c) : c_(std::move(c)), identity_(std::make_shared<const char>(0)) {}
 
-  // The served form of a stored object (same key and revision).
+  // The served form of a stored object (same key and revision), made once per version.
   ObjectPtr Out(const ObjectPtr& stored) const {
     if (!stored) return stored;
+    if (auto cached = std::atomic_load(&stored->converted);
+        cached && cached->by == identity_.get()) {
+      return cached->object;
+    }
     json parsed = json::parse(*stored->json, nullptr, false);
     if (parsed.is_discarded()) return stored;
     auto out = std::make_shared<Object>(*stored);
     out->json = std::make_shared<const std::string>(c_.from_storage(parsed).dump());
     out->protobuf = nullptr;  // the stored form's encoding is not this one's
+    out->converted = nullptr;
+    auto entry = std::make_shared<Object::Converted>();
+    entry->by = identity_.get();
+    entry->object = out;
+    std::atomic_store(&stored->converted, std::shared_ptr<const Object::Converted>(entry));
     return out;
   }
   std::string In(const std::string& served) const {
@@ -37,6 +46,7 @@ class Converter {
 
  private:
   Conversion c_;
+  std::shared_ptr<const char> identity_;  // shared by copies: they convert alike
 };
 
 class ConvertingWatcher final : public Watcher {

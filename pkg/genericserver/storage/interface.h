@@ -25,6 +25,14 @@ struct Object {
   // every GET, LIST and watch of this version. Read and written with std::atomic_load and
   // std::atomic_store only; a copy that changes `json` must reset it.
   mutable std::shared_ptr<const std::string> protobuf;
+  // The served form a conversion (storage::NewConverting) made of this version, kept the
+  // same way so that lists and watches convert each version once; `by` names the
+  // conversion.
+  struct Converted {
+    const void* by = nullptr;
+    std::shared_ptr<const Object> object;
+  };
+  mutable std::shared_ptr<const Converted> converted;
 };
 using ObjectPtr = std::shared_ptr<const Object>;
 

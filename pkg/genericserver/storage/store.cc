@@ -513,6 +513,7 @@ std::optional<WatchEvent> ApplyPredicate(const SelectionPredicate& predicate,
     auto json = WithResourceVersion(*previous->json, current->revision);
     if (json) gone->json = std::make_shared<const std::string>(std::move(*json));
     gone->protobuf = nullptr;  // encoded from the old resourceVersion
+    gone->converted = nullptr;
     gone->revision = current->revision;
     return WatchEvent{Type::kDeleted, gone, std::nullopt};
   }

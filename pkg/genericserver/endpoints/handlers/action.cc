@@ -46,7 +46,7 @@ Awaitable<void> ServeAction(RequestContext& ctx, ResponseWriter& out, const Scop
     }
   }
   if (!request) {
-    co_await WriteError(ctx, out, request.error());
+    co_await WriteError(ctx, out, scope, request.error());
     co_return;
   }
   const registry::SubresourceAction& action =
@@ -54,7 +54,7 @@ Awaitable<void> ServeAction(RequestContext& ctx, ResponseWriter& out, const Scop
   auto done = co_await action.Post(scope.store, scope.ns, scope.name, std::move(request->object),
                                    request->options);
   if (!done) {
-    co_await WriteError(ctx, out, done.error());
+    co_await WriteError(ctx, out, scope, done.error());
     co_return;
   }
   co_await WriteDocument(ctx, out, *target, 201, *done);

@@ -12,13 +12,13 @@ Awaitable<void> ServeCreate(RequestContext& ctx, ResponseWriter& out, const Scop
   if (!target) co_return;
   auto request = ReadWriteRequest(ctx, out, scope.spec);
   if (!request) {
-    co_await WriteError(ctx, out, request.error());
+    co_await WriteError(ctx, out, scope, request.error());
     co_return;
   }
   auto created =
       co_await scope.store.Create(scope.ns, std::move(request->object), request->options);
   if (!created) {
-    co_await WriteError(ctx, out, created.error());
+    co_await WriteError(ctx, out, scope, created.error());
     co_return;
   }
   co_await WriteObject(ctx, out, scope, *target, 201, **created);

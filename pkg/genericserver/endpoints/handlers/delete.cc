@@ -77,12 +77,12 @@ Awaitable<void> ServeDelete(RequestContext& ctx, ResponseWriter& out, const Scop
   if (!target) co_return;
   auto options = ParseDeleteOptions(ctx);
   if (!options) {
-    co_await WriteError(ctx, out, options.error());
+    co_await WriteError(ctx, out, scope, options.error());
     co_return;
   }
   auto r = co_await scope.store.Delete(scope.ns, scope.name, *options);
   if (!r) {
-    co_await WriteError(ctx, out, r.error());
+    co_await WriteError(ctx, out, scope, r.error());
     co_return;
   }
   if (!r->deleted) {
@@ -103,17 +103,17 @@ Awaitable<void> ServeDeleteCollection(RequestContext& ctx, ResponseWriter& out,
   if (!target) co_return;
   auto list = ParseListOptions(ctx, false);
   if (!list) {
-    co_await WriteError(ctx, out, list.error());
+    co_await WriteError(ctx, out, scope, list.error());
     co_return;
   }
   auto options = ParseDeleteOptions(ctx);
   if (!options) {
-    co_await WriteError(ctx, out, options.error());
+    co_await WriteError(ctx, out, scope, options.error());
     co_return;
   }
   auto r = co_await scope.store.DeleteCollection(scope.ns, std::move(*list), *options);
   if (!r) {
-    co_await WriteError(ctx, out, r.error());
+    co_await WriteError(ctx, out, scope, r.error());
     co_return;
   }
   storage::ListResult deleted;

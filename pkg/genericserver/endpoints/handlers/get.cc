@@ -10,7 +10,7 @@ Awaitable<void> ServeGet(RequestContext& ctx, ResponseWriter& out, const Scope& 
   auto got = co_await scope.store.Get(scope.ns, scope.name,
                                       ctx.request.query.Get("resourceVersion").value_or(""));
   if (!got) {
-    co_await WriteError(ctx, out, got.error());
+    co_await WriteError(ctx, out, scope, got.error());
     co_return;
   }
   co_await WriteObject(ctx, out, scope, *target, 200, **got);

@@ -10,12 +10,12 @@ Awaitable<void> ServeList(RequestContext& ctx, ResponseWriter& out, const Scope&
   if (!target) co_return;
   auto options = ParseListOptions(ctx, false);
   if (!options) {
-    co_await WriteError(ctx, out, options.error());
+    co_await WriteError(ctx, out, scope, options.error());
     co_return;
   }
   auto list = co_await scope.store.List(scope.ns, std::move(*options));
   if (!list) {
-    co_await WriteError(ctx, out, list.error());
+    co_await WriteError(ctx, out, scope, list.error());
     co_return;
   }
   co_await WriteList(ctx, out, scope, *target, *list);

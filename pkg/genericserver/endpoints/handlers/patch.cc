@@ -24,7 +24,7 @@ Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope
   if (type != kJSONPatch && type != kMergePatch && (type != kStrategicPatch || !strategic_ok)) {
     std::vector<std::string> accepted = {kJSONPatch, kMergePatch};
     if (strategic_ok) accepted.push_back(kStrategicPatch);
-    co_await WriteError(ctx, out, apimachinery::NewUnsupportedMediaType(type, accepted));
+    co_await WriteError(ctx, out, scope, apimachinery::NewUnsupportedMediaType(type, accepted));
     co_return;
   }
   (void)kApplyPatch;  // server-side apply: not yet
@@ -34,7 +34,7 @@ Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope
                                 : !validation ? std::unexpected(validation.error())
                                               : ParseJSON(ctx.request.body);
   if (!body) {
-    co_await WriteError(ctx, out, body.error());
+    co_await WriteError(ctx, out, scope, body.error());
     co_return;
   }
   auto patch_doc = std::make_shared<json>(std::move(*body));
@@ -63,7 +63,7 @@ Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope
   auto updated = co_await scope.store.Update(scope.ns, scope.name, apply, *options, strategy);
   AddWarnings(out, *warnings);
   if (!updated) {
-    co_await WriteError(ctx, out, updated.error());
+    co_await WriteError(ctx, out, scope, updated.error());
     co_return;
   }
   co_await WriteObject(ctx, out, scope, *target, 200, *updated->object);

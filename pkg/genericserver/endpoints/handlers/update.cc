@@ -13,7 +13,7 @@ Awaitable<void> ServeUpdate(RequestContext& ctx, ResponseWriter& out, const Scop
   if (!target) co_return;
   auto request = ReadWriteRequest(ctx, out, scope.spec);
   if (!request) {
-    co_await WriteError(ctx, out, request.error());
+    co_await WriteError(ctx, out, scope, request.error());
     co_return;
   }
   auto object = std::make_shared<nlohmann::json>(std::move(request->object));
@@ -26,7 +26,7 @@ Awaitable<void> ServeUpdate(RequestContext& ctx, ResponseWriter& out, const Scop
   auto updated =
       co_await scope.store.Update(scope.ns, scope.name, replace, request->options, strategy);
   if (!updated) {
-    co_await WriteError(ctx, out, updated.error());
+    co_await WriteError(ctx, out, scope, updated.error());
     co_return;
   }
   const int code = updated->created ? 201 : 200;

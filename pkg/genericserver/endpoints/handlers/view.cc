@@ -24,7 +24,7 @@ Awaitable<void> UpdateView(RequestContext& ctx, ResponseWriter& out, const Scope
                            const OutputTarget& target, ViewUpdate next) {
   auto options = ParseWriteOptions(ctx);
   if (!options) {
-    co_await WriteError(ctx, out, options.error());
+    co_await WriteError(ctx, out, scope, options.error());
     co_return;
   }
   const registry::SubresourceView& view = *scope.subresource->view;
@@ -41,7 +41,7 @@ Awaitable<void> UpdateView(RequestContext& ctx, ResponseWriter& out, const Scope
   };
   auto updated = co_await scope.store.Update(scope.ns, scope.name, fold, *options, nullptr);
   if (!updated) {
-    co_await WriteError(ctx, out, updated.error());
+    co_await WriteError(ctx, out, scope, updated.error());
     co_return;
   }
   co_await WriteDocument(ctx, out, target, 200, view.ToView(registry::Parse(*updated->object)));
@@ -58,7 +58,7 @@ Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope&
     auto got = co_await scope.store.Get(scope.ns, scope.name,
                                         ctx.request.query.Get("resourceVersion").value_or(""));
     if (!got) {
-      co_await WriteError(ctx, out, got.error());
+      co_await WriteError(ctx, out, scope, got.error());
       co_return;
     }
     co_await WriteDocument(ctx, out, *target, 200, view.ToView(registry::Parse(**got)));
@@ -67,7 +67,7 @@ Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope&
   if (method == "PUT") {
     auto body = DecodeObject(ctx, &scope.spec);
     if (!body) {
-      co_await WriteError(ctx, out, body.error());
+      co_await WriteError(ctx, out, scope, body.error());
       co_return;
     }
     auto replacement = std::make_shared<json>(std::move(*body));
@@ -82,12 +82,12 @@ Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope&
   if (type != kJSONPatch && type != kMergePatch && type != kStrategicPatch) {
     const std::vector<std::string> accepted = {kJSONPatch, kMergePatch, kStrategicPatch};
     const apimachinery::Status unsupported = apimachinery::NewUnsupportedMediaType(type, accepted);
-    co_await WriteError(ctx, out, unsupported);
+    co_await WriteError(ctx, out, scope, unsupported);
     co_return;
   }
   auto parsed = ParseJSON(ctx.request.body);
   if (!parsed) {
-    co_await WriteError(ctx, out, parsed.error());
+    co_await WriteError(ctx, out, scope, parsed.error());
     co_return;
   }
   auto document = std::make_shared<json>(std::move(*parsed));

@@ -139,16 +139,17 @@ Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope
   auto options = ParseListOptions(ctx, true);
   auto include = registry::ParseIncludeObject(ctx.request.query.Get("includeObject").value_or(""));
   if (!options) {
-    co_await WriteError(ctx, out, options.error());
+    co_await WriteError(ctx, out, scope, options.error());
     co_return;
   }
   if (!include) {
-    co_await WriteError(ctx, out, apimachinery::NewBadRequest("invalid includeObject value"));
+    co_await WriteError(ctx, out, scope,
+                        apimachinery::NewBadRequest("invalid includeObject value"));
     co_return;
   }
   auto timeout = WatchTimeout(ctx);
   if (!timeout) {
-    co_await WriteError(ctx, out, timeout.error());
+    co_await WriteError(ctx, out, scope, timeout.error());
     co_return;
   }
   if (!scope.name.empty()) {
@@ -163,7 +164,7 @@ Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope
   if (!started) {
     // A start too far in the past is answered as upstream does: a stream with one ERROR.
     if (started.error().code != 410) {
-      co_await WriteError(ctx, out, started.error());
+      co_await WriteError(ctx, out, scope, started.error());
       co_return;
     }
     if (co_await out.StartStream(200, std::move(headers))) {

@@ -96,9 +96,10 @@ Awaitable<std::optional<OutputTarget>> Negotiate(RequestContext& ctx, ResponseWr
   co_return target;
 }
 
-Awaitable<void> WriteError(RequestContext& ctx, ResponseWriter& out,
+Awaitable<void> WriteError(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
                            const apimachinery::Status& status) {
-  auto target = NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), false, true);
+  auto target = NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), false,
+                                ServesProtobuf(scope.spec));
   if (target && (target->kind == Output::kYAML || target->protobuf)) {
     OutputTarget document_target = *target;
     document_target.kind = target->kind == Output::kYAML ? Output::kYAML : Output::kJSON;
@@ -167,7 +168,8 @@ Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scop
     case Output::kTable: {
       auto include = Include(ctx);
       if (!include) {
-        co_await WriteError(ctx, out, apimachinery::NewBadRequest("invalid includeObject value"));
+        co_await WriteError(ctx, out, scope,
+                            apimachinery::NewBadRequest("invalid includeObject value"));
         co_return;
       }
       const json parsed = json::parse(*object.json);
@@ -182,7 +184,7 @@ Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scop
     }
     case Output::kPartialObjectMetadata:
       if (target.list) {
-        co_await WriteError(ctx, out,
+        co_await WriteError(ctx, out, scope,
                             apimachinery::NewNotAcceptable(
                                 "you requested PartialObjectMetadataList, but the requested "
                                 "object is not a list (" +
@@ -199,7 +201,7 @@ Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scop
 Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
                           const OutputTarget& target, const storage::ListResult& list) {
   if (target.kind == Output::kPartialObjectMetadata && !target.list) {
-    co_await WriteError(ctx, out,
+    co_await WriteError(ctx, out, scope,
                         apimachinery::NewNotAcceptable(
                             "you requested PartialObjectMetadata, but the requested object is "
                             "a list (" +
@@ -264,7 +266,8 @@ Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope&
   json items = json::array();
   auto include = Include(ctx);
   if (target.kind == Output::kTable && !include) {
-    co_await WriteError(ctx, out, apimachinery::NewBadRequest("invalid includeObject value"));
+    co_await WriteError(ctx, out, scope,
+                        apimachinery::NewBadRequest("invalid includeObject value"));
     co_return;
   }
   for (const auto& item : list.items) {

@@ -32,8 +32,10 @@ Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope&
 // protobuf when the target asks for it and the document's kind has a message, else JSON.
 Awaitable<void> WriteDocument(RequestContext& ctx, ResponseWriter& out, const OutputTarget& target,
                               int code, const nlohmann::json& document);
-// An API error: the Status in JSON (YAML when asked for).
-Awaitable<void> WriteError(RequestContext& ctx, ResponseWriter& out,
+// An API error about the scope's resource: the Status in JSON, YAML when asked for, or
+// protobuf when asked for and the resource is served in protobuf (never for custom
+// resources, whose errors are JSON as upstream's).
+Awaitable<void> WriteError(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
                            const apimachinery::Status& status);
 
 // The object's protobuf message, encoded once per stored version and then shared (see
