@@ -1614,3 +1614,276 @@ class DefaultingPruningTests(CRDTestCase):
         self.assertEqual(obj["spec"], {"known": "y", "replicas": 1,
                                        "mode": "auto",
                                        "tls": {"enabled": False}})
+
+
+# ---------------------------------------------------------------------------
+# 9. Versions (conversion strategy None)
+# ---------------------------------------------------------------------------
+
+DEPRECATED_V1BETA1 = ("ver.example.com/v1beta1 Gadget is deprecated; use "
+                      "ver.example.com/v1 Gadget")
+
+
+class VersionTests(CRDTestCase):
+    crd_fixtures = ("gadgets.ver.example.com.yaml",)
+    namespaces = ("ver",)
+
+    def gadget(self, version, name, color):
+        status, _, data = self.server.request(
+            "POST", self.cr_path("ver.example.com", version, "gadgets", "ver"),
+            body=json.dumps({"apiVersion": "ver.example.com/" + version,
+                             "kind": "Gadget", "metadata": {"name": name},
+                             "spec": {"color": color}}),
+            headers={"Content-Type": "application/json"})
+        self.assertEqual(status, 201, data)
+        return json.loads(data)
+
+    def test_create_at_one_version_read_at_the_other(self):
+        out, _ = self.apply_text(
+            "apiVersion: ver.example.com/v1beta1\nkind: Gadget\nmetadata:\n"
+            "  name: g1\n  namespace: ver\nspec:\n  color: red\n",
+            stderr="Warning: %s\n" % DEPRECATED_V1BETA1)
+        self.assertEqual(out, "gadget.ver.example.com/g1 created\n")
+        # kubectl reads the preferred version, v1
+        obj = json.loads(self.ok("get", "gadget", "g1", "-n", "ver", "-o",
+                                 "json"))
+        self.assertEqual((obj["apiVersion"], obj["kind"], obj["spec"]),
+                         ("ver.example.com/v1", "Gadget", {"color": "red"}))
+        obj = json.loads(self.ok(
+            "get", "gadgets.v1beta1.ver.example.com", "g1", "-n", "ver", "-o",
+            "json", stderr="Warning: %s\n" % DEPRECATED_V1BETA1))
+        self.assertEqual(obj["apiVersion"], "ver.example.com/v1beta1")
+        uid = obj["metadata"]["uid"]
+        # created at v1, read at v1beta1
+        self.gadget("v1", "g2", "blue")
+        status, headers, data = self.server.request(
+            "GET", self.cr_path("ver.example.com", "v1beta1", "gadgets", "ver",
+                                "g2"), headers={"Accept": "application/json"})
+        self.assertEqual(status, 200)
+        self.assertEqual(headers.get("warning"),
+                         '299 - "%s"' % DEPRECATED_V1BETA1)
+        g2 = json.loads(data)
+        self.assertEqual((g2["apiVersion"], g2["spec"]),
+                         ("ver.example.com/v1beta1", {"color": "blue"}))
+        # lists too
+        for version in ("v1", "v1beta1"):
+            _, lst = self.api("GET", self.cr_path("ver.example.com", version,
+                                                  "gadgets", "ver"),
+                              expect=200)
+            self.assertEqual(lst["apiVersion"], "ver.example.com/" + version)
+            self.assertEqual(lst["kind"], "GadgetList")
+            self.assertEqual([(i["apiVersion"], i["metadata"]["name"])
+                              for i in lst["items"]],
+                             [("ver.example.com/" + version, "g1"),
+                              ("ver.example.com/" + version, "g2")])
+        # one object whichever version wrote it
+        self.assertEqual(self.api("GET", self.cr_path(
+            "ver.example.com", "v1", "gadgets", "ver", "g1"),
+            expect=200)[1]["metadata"]["uid"], uid)
+        # v1 is not deprecated: no warning
+        status, headers, _ = self.server.request(
+            "GET", self.cr_path("ver.example.com", "v1", "gadgets", "ver",
+                                "g2"), headers={"Accept": "application/json"})
+        self.assertNotIn("warning", headers)
+        # an update at v1beta1 keeps the object at v1 for v1 readers
+        self.ok("patch", "gadgets.v1beta1.ver.example.com", "g2", "-n", "ver",
+                "--type=merge", "-p", '{"spec":{"color":"green"}}',
+                stderr="Warning: %s\n" % DEPRECATED_V1BETA1)
+        g2 = self.api("GET", self.cr_path("ver.example.com", "v1", "gadgets",
+                                          "ver", "g2"), expect=200)[1]
+        self.assertEqual((g2["apiVersion"], g2["spec"]),
+                         ("ver.example.com/v1", {"color": "green"}))
+
+    def test_discovery_and_unserved_version(self):
+        v1 = {"groupVersion": "ver.example.com/v1", "version": "v1"}
+        v1beta1 = {"groupVersion": "ver.example.com/v1beta1",
+                   "version": "v1beta1"}
+        self.assertEqual(
+            self.api("GET", "/apis/ver.example.com", expect=200)[1],
+            {"kind": "APIGroup", "apiVersion": "v1", "name": "ver.example.com",
+             "versions": [v1, v1beta1], "preferredVersion": v1})
+        _, lst = self.api("GET", "/apis/ver.example.com/v1beta1", expect=200)
+        # the hash names the storage version, whichever version lists it
+        self.assertEqual(lst["resources"][0]["storageVersionHash"],
+                         storage_version_hash("ver.example.com", "v1",
+                                              "Gadget"))
+        self.api("GET", "/apis/ver.example.com/v1alpha1", expect=404)
+        self.api("GET", self.cr_path("ver.example.com", "v1alpha1", "gadgets",
+                                     "ver"), expect=404)
+        out = self.ok("api-resources", "--api-group=ver.example.com")
+        self.assertEqual(cells(out), [
+            ["NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"],
+            ["gadgets", "", "ver.example.com/v1", "true", "Gadget"]])
+        crd = self.crd_obj("gadgets.ver.example.com")
+        self.assertEqual(crd["status"]["storedVersions"], ["v1"])
+
+    def test_storage_version_switch(self):
+        crd = fixture_docs("gadgets.ver.example.com.yaml")[0]
+        crd["metadata"]["name"] = "gadgets.ver2.example.com"
+        crd["spec"]["group"] = "ver2.example.com"
+        self.install(crd)
+        self.api("POST", self.cr_path("ver2.example.com", "v1", "gadgets",
+                                      "ver"),
+                 {"apiVersion": "ver2.example.com/v1", "kind": "Gadget",
+                  "metadata": {"name": "old"}, "spec": {"color": "red"}},
+                 expect=201)
+        for v in crd["spec"]["versions"]:
+            v["storage"] = v["name"] == "v1beta1"
+            v.pop("deprecated", None)
+        path = self.write(crd)
+        self.assertEqual(self.ok("apply", "-f", path),
+                         CRD_PREFIX + "gadgets.ver2.example.com configured\n")
+        live = self.crd_obj("gadgets.ver2.example.com")
+        self.assertEqual(live["status"]["storedVersions"], ["v1", "v1beta1"])
+        self.assertEqual(live["metadata"]["generation"], 2)
+        deadline = time.monotonic() + 10
+        want = storage_version_hash("ver2.example.com", "v1beta1", "Gadget")
+        while True:
+            _, lst = self.api("GET", "/apis/ver2.example.com/v1", expect=200)
+            if lst["resources"][0].get("storageVersionHash") == want or \
+                    time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertEqual(lst["resources"][0]["storageVersionHash"], want)
+        # old and new objects read at both versions
+        self.api("POST", self.cr_path("ver2.example.com", "v1", "gadgets",
+                                      "ver"),
+                 {"apiVersion": "ver2.example.com/v1", "kind": "Gadget",
+                  "metadata": {"name": "new"}, "spec": {"color": "blue"}},
+                 expect=201)
+        for version in ("v1", "v1beta1"):
+            _, lst = self.api("GET", self.cr_path("ver2.example.com", version,
+                                                  "gadgets", "ver"),
+                              expect=200)
+            self.assertEqual([(i["apiVersion"], i["metadata"]["name"],
+                               i["spec"]["color"]) for i in lst["items"]],
+                             [("ver2.example.com/" + version, "new", "blue"),
+                              ("ver2.example.com/" + version, "old", "red")])
+
+
+# ---------------------------------------------------------------------------
+# 10. CRD lifecycle: deletion, recreation, schema updates
+# ---------------------------------------------------------------------------
+
+class CRDLifecycleTests(CRDTestCase):
+    namespaces = ("life1", "life2")
+
+    def test_delete_crd_deletes_resources(self):
+        crd = crd_dict("life.example.com", "Pet", "pets", shortNames=["pt"])
+        self.install(crd)
+        for ns in ("life1", "life2"):
+            for name in ("rex", "tom"):
+                self.api("POST", self.cr_path("life.example.com", "v1", "pets",
+                                              ns),
+                         {"apiVersion": "life.example.com/v1", "kind": "Pet",
+                          "metadata": {"name": name},
+                          "spec": {"color": ns}}, expect=201)
+        self.assertEqual(len(self.api("GET", "/apis/life.example.com/v1/pets",
+                                      expect=200)[1]["items"]), 4)
+        self.assertEqual(self.ok("delete", "crd", "pets.life.example.com",
+                                 timeout=60),
+                         'customresourcedefinition.apiextensions.k8s.io '
+                         '"pets.life.example.com" deleted\n')
+        self.crd_obj("pets.life.example.com", expect=404)
+        self.api("GET", "/apis/life.example.com/v1/namespaces/life1/pets/rex",
+                 expect=404)
+        self.api("GET", "/apis/life.example.com/v1/pets", expect=404)
+        deadline = time.monotonic() + 10
+        while self.api("GET", "/apis/life.example.com")[0] != 404 and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.api("GET", "/apis/life.example.com", expect=404)
+        groups = self.api("GET", "/apis", expect=200)[1]["groups"]
+        self.assertNotIn("life.example.com", [g["name"] for g in groups])
+        # the same CRD again: a fresh, empty resource
+        self.install(crd)
+        _, lst = self.api("GET", "/apis/life.example.com/v1/pets", expect=200)
+        self.assertEqual(lst["items"], [])
+        r = self.k("get", "pets", "-A")
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (0, "", "No resources found\n"))
+        self.api("POST", self.cr_path("life.example.com", "v1", "pets",
+                                      "life1"),
+                 {"apiVersion": "life.example.com/v1", "kind": "Pet",
+                  "metadata": {"name": "rex"}}, expect=201)
+
+    def test_delete_crd_without_waiting(self):
+        crd = crd_dict("life2.example.com", "Cat", "cats")
+        self.install(crd)
+        self.api("POST", self.cr_path("life2.example.com", "v1", "cats",
+                                      "life1"),
+                 {"apiVersion": "life2.example.com/v1", "kind": "Cat",
+                  "metadata": {"name": "c1"}}, expect=201)
+        _, deleted = self.api("DELETE", "/apis/apiextensions.k8s.io/v1/"
+                              "customresourcedefinitions/cats.life2.example.com",
+                              expect=200)
+        # upstream answers with the CRD, its cleanup finalizer set
+        self.assertEqual(deleted["kind"], "CustomResourceDefinition")
+        self.assertIn("deletionTimestamp", deleted["metadata"])
+        self.assertEqual(deleted["metadata"]["finalizers"],
+                         ["customresourcecleanup.apiextensions.k8s.io"])
+        terminating = [c for c in deleted["status"]["conditions"]
+                       if c["type"] == "Terminating"]
+        self.assertEqual(
+            [{k: v for k, v in c.items() if k != "lastTransitionTime"}
+             for c in terminating],
+            [{"type": "Terminating", "status": "True",
+              "reason": "InstanceDeletionPending",
+              "message": "CustomResourceDefinition marked for deletion; "
+                         "CustomResource deletion will begin soon"}])
+        deadline = time.monotonic() + 20
+        while self.api("GET", "/apis/apiextensions.k8s.io/v1/"
+                       "customresourcedefinitions/cats.life2.example.com")[0] \
+                != 404 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.crd_obj("cats.life2.example.com", expect=404)
+
+    def test_schema_update_applies_to_next_write(self):
+        crd = crd_dict("evolve.example.com", "Paint", "paints")
+        self.install(crd)
+        self.api("POST", self.cr_path("evolve.example.com", "v1", "paints",
+                                      "life1"),
+                 {"apiVersion": "evolve.example.com/v1", "kind": "Paint",
+                  "metadata": {"name": "p1"}, "spec": {"color": "purple"}},
+                 expect=201)
+        props = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"][
+            "properties"]["spec"]["properties"]
+        props["color"]["enum"] = ["red", "blue"]
+        props["finish"] = {"type": "string", "default": "matte"}
+        path = self.install(crd)
+        self.assertEqual(self.ok("apply", "-f", path),
+                         CRD_PREFIX + "paints.evolve.example.com unchanged\n")
+        self.assertEqual(self.crd_obj("paints.evolve.example.com")
+                         ["metadata"]["generation"], 2)
+        # the next write sees the new schema (allow upstream's short delay)
+        probe = {"apiVersion": "evolve.example.com/v1", "kind": "Paint",
+                 "metadata": {"name": "p2"}, "spec": {"color": "purple"}}
+        base = self.cr_path("evolve.example.com", "v1", "paints", "life1")
+        deadline = time.monotonic() + 10
+        while True:
+            status, body = self.api("POST", base + "?dryRun=All", probe)
+            if status != 201 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertEqual(status, 422, body)
+        path = self.write(dict(probe, metadata={"name": "p2",
+                                                "namespace": "life1"}))
+        self.fails("create", "-f", path, stderr=
+                   'The Paint "p2" is invalid: spec.color: Unsupported value: '
+                   '"purple": supported values: "red", "blue"\n')
+        # the stored object reads with the new default
+        p1 = json.loads(self.ok("get", "paint", "p1", "-n", "life1", "-o",
+                                "json"))
+        self.assertEqual(p1["spec"], {"color": "purple", "finish": "matte"})
+        # unchanged invalid values ratchet: metadata updates still work
+        self.assertEqual(self.ok("label", "paint", "p1", "-n", "life1",
+                                 "x=y"),
+                         "paint.evolve.example.com/p1 labeled\n")
+        self.fails("patch", "paint", "p1", "-n", "life1", "--type=merge",
+                   "-p", '{"spec":{"color":"green"}}', stderr=
+                   'The Paint "p1" is invalid: spec.color: Unsupported value: '
+                   '"green": supported values: "red", "blue"\n')
+        self.assertEqual(self.ok("patch", "paint", "p1", "-n", "life1",
+                                 "--type=merge", "-p",
+                                 '{"spec":{"color":"red"}}'),
+                         "paint.evolve.example.com/p1 patched\n")
