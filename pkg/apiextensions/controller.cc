@@ -23,6 +23,15 @@ namespace asio = boost::asio;
 
 std::string Name(const json& crd) { return crd["metadata"].value("name", ""); }
 
+// What naming needs of another CRD: its group and accepted names (not its schemas).
+json NamingSummary(const json& crd) {
+  json summary = {{"spec", {{"group", crd["spec"].value("group", "")}}}};
+  if (crd.contains("status") && crd["status"].contains("acceptedNames")) {
+    summary["status"]["acceptedNames"] = crd["status"]["acceptedNames"];
+  }
+  return summary;
+}
+
 class Controller : public std::enable_shared_from_this<Controller> {
  public:
   Controller(std::shared_ptr<registry::Store> crds, CustomResourceServing& serving,
@@ -41,10 +50,11 @@ class Controller : public std::enable_shared_from_this<Controller> {
     }
     {
       std::lock_guard lock(mu_);
-      for (const auto& [name, crd] : known_) {
+      for (const auto& [name, summary] : known_) {
         if (!seen.contains(name)) serving_.Remove(name);
       }
-      known_ = seen;
+      known_.clear();
+      for (const auto& [name, crd] : seen) known_[name] = NamingSummary(crd);
     }
     for (auto& [name, crd] : seen) co_await Reconcile(crd);
     co_return std::to_string(listed->revision);
@@ -74,7 +84,7 @@ class Controller : public std::enable_shared_from_this<Controller> {
           } else {
             {
               std::lock_guard lock(mu_);
-              known_[Name(crd)] = crd;
+              known_[Name(crd)] = NamingSummary(crd);
             }
             co_await Reconcile(crd);
           }
@@ -255,7 +265,7 @@ class Controller : public std::enable_shared_from_this<Controller> {
   CustomResourceServing& serving_;
   genericserver::Lifecycle& lifecycle_;
   std::mutex mu_;
-  std::map<std::string, json> known_;          // every CRD, by name
+  std::map<std::string, json> known_;          // every CRD's NamingSummary, by name
   std::map<std::string, std::string> served_;  // what each CRD was served as
 };
 

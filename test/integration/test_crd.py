@@ -1887,3 +1887,552 @@ class CRDLifecycleTests(CRDTestCase):
                                  "--type=merge", "-p",
                                  '{"spec":{"color":"red"}}'),
                          "paint.evolve.example.com/p1 patched\n")
+
+
+# ---------------------------------------------------------------------------
+# 11. The Python client
+# ---------------------------------------------------------------------------
+
+@unittest.skipIf(kubernetes is None, "python3-kubernetes is not installed")
+class PythonClientCRDTests(unittest.TestCase):
+    maxDiff = None
+    GROUP, VERSION, NS, PLURAL = "py.example.com", "v1", "py", "notes"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Server()
+        try:
+            cls.api_client = config.new_client_from_config(
+                config_file=cls.server.kubeconfig)
+            cls.ext = client.ApiextensionsV1Api(cls.api_client)
+            cls.custom = client.CustomObjectsApi(cls.api_client)
+            client.CoreV1Api(cls.api_client).create_namespace(
+                client.V1Namespace(metadata=client.V1ObjectMeta(name="py")))
+        except BaseException:
+            cls.server.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            cls.api_client.close()
+        except Exception:
+            pass
+        cls.server.stop()
+
+    def setUp(self):
+        warnings.simplefilter("ignore", ResourceWarning)
+
+    def note_crd(self):
+        return {
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "notes.py.example.com"},
+            "spec": {
+                "group": "py.example.com", "scope": "Namespaced",
+                "names": {"plural": "notes", "singular": "note",
+                          "kind": "Note", "shortNames": ["nt"]},
+                "versions": [{
+                    "name": "v1", "served": True, "storage": True,
+                    "subresources": {"status": {}},
+                    "schema": {"openAPIV3Schema": {
+                        "type": "object",
+                        "properties": {
+                            "spec": {"type": "object", "properties": {
+                                "text": {"type": "string", "maxLength": 20},
+                                "priority": {"type": "integer",
+                                             "default": 3}}},
+                            "status": {"type": "object", "properties": {
+                                "seen": {"type": "boolean"}}}}}}}]}}
+
+    def wait_established(self, name, timeout=20):
+        deadline = time.monotonic() + timeout
+        while True:
+            crd = self.ext.read_custom_resource_definition(name)
+            conds = {c.type: c for c in (crd.status.conditions or [])}
+            if "Established" in conds and \
+                    conds["Established"].status == "True":
+                return crd
+            if time.monotonic() > deadline:
+                self.fail("CRD %s not Established: %s" % (name, crd.status))
+            time.sleep(0.05)
+
+    def error_body(self, exc, code, reason):
+        self.assertEqual(exc.status, code, exc.body)
+        body = json.loads(exc.body)
+        self.assertEqual((body["kind"], body["status"], body["reason"],
+                          body["code"]), ("Status", "Failure", reason, code))
+        return body
+
+    def test_crd_and_custom_objects(self):
+        created = self.ext.create_custom_resource_definition(self.note_crd())
+        self.assertIsInstance(created, client.V1CustomResourceDefinition)
+        self.assertEqual(created.metadata.name, "notes.py.example.com")
+        self.assertEqual(created.spec.names.list_kind, "NoteList")
+        crd = self.wait_established("notes.py.example.com")
+        conds = {c.type: (c.status, c.reason, c.message)
+                 for c in crd.status.conditions}
+        self.assertEqual(conds, {
+            "NamesAccepted": ("True", "NoConflicts", "no conflicts found"),
+            "Established": ("True", "InitialNamesAccepted",
+                            "the initial names have been accepted")})
+        self.assertEqual((crd.status.accepted_names.kind,
+                          crd.status.accepted_names.short_names,
+                          crd.status.stored_versions),
+                         ("Note", ["nt"], ["v1"]))
+        self.assertIn("notes.py.example.com",
+                      [c.metadata.name for c in
+                       self.ext.list_custom_resource_definition().items])
+        args = (self.GROUP, self.VERSION, self.NS, self.PLURAL)
+
+        # create (defaulted), get, list
+        obj = self.custom.create_namespaced_custom_object(*args, {
+            "apiVersion": "py.example.com/v1", "kind": "Note",
+            "metadata": {"name": "n1", "labels": {"k": "v"}},
+            "spec": {"text": "hello"}})
+        self.assertEqual(obj["spec"], {"text": "hello", "priority": 3})
+        self.assertEqual(obj["metadata"]["generation"], 1)
+        self.assertEqual(self.custom.get_namespaced_custom_object(*args, "n1"),
+                         obj)
+        self.custom.create_namespaced_custom_object(*args, {
+            "apiVersion": "py.example.com/v1", "kind": "Note",
+            "metadata": {"name": "n2"}, "spec": {"text": "other",
+                                                 "priority": 1}})
+        lst = self.custom.list_namespaced_custom_object(*args)
+        self.assertEqual((lst["apiVersion"], lst["kind"]),
+                         ("py.example.com/v1", "NoteList"))
+        self.assertEqual([i["metadata"]["name"] for i in lst["items"]],
+                         ["n1", "n2"])
+        lst = self.custom.list_namespaced_custom_object(*args,
+                                                        label_selector="k=v")
+        self.assertEqual([i["metadata"]["name"] for i in lst["items"]],
+                         ["n1"])
+        lst = self.custom.list_cluster_custom_object(
+            self.GROUP, self.VERSION, self.PLURAL,
+            field_selector="metadata.name=n2")
+        self.assertEqual([(i["metadata"]["namespace"], i["metadata"]["name"])
+                          for i in lst["items"]], [("py", "n2")])
+
+        # patch (a merge patch), status, replace
+        patched = self.custom.patch_namespaced_custom_object(
+            *args, "n1", {"spec": {"text": "patched"}})
+        self.assertEqual(patched["spec"], {"text": "patched", "priority": 3})
+        self.assertEqual(patched["metadata"]["generation"], 2)
+        st = self.custom.patch_namespaced_custom_object_status(
+            *args, "n1", {"status": {"seen": True}, "spec": {"text": "x"}})
+        self.assertEqual((st["status"], st["spec"]["text"]),
+                         ({"seen": True}, "patched"))
+        cur = self.custom.get_namespaced_custom_object(*args, "n1")
+        cur["spec"] = {"text": "replaced"}
+        replaced = self.custom.replace_namespaced_custom_object(*args, "n1",
+                                                                cur)
+        self.assertEqual(replaced["spec"], {"text": "replaced",
+                                            "priority": 3})
+        self.assertEqual(replaced["status"], {"seen": True})
+        with self.assertRaises(ApiException) as ctx:
+            self.custom.replace_namespaced_custom_object(*args, "n1", cur)
+        body = self.error_body(ctx.exception, 409, "Conflict")
+        self.assertEqual(body["message"],
+                         'Operation cannot be fulfilled on '
+                         'notes.py.example.com "n1": the object has been '
+                         'modified; please apply your changes to the latest '
+                         'version and try again')
+
+        # 422 with the upstream message and causes
+        with self.assertRaises(ApiException) as ctx:
+            self.custom.create_namespaced_custom_object(*args, {
+                "apiVersion": "py.example.com/v1", "kind": "Note",
+                "metadata": {"name": "n3"}, "spec": {"text": "x" * 21}})
+        body = self.error_body(ctx.exception, 422, "Invalid")
+        self.assertEqual(body["message"],
+                         'Note.py.example.com "n3" is invalid: spec.text: '
+                         'Too long: may not be more than 20 bytes')
+        self.assertEqual(body["details"], {
+            "name": "n3", "group": "py.example.com", "kind": "Note",
+            "causes": [{"reason": "FieldValueTooLong",
+                        "message": "Too long: may not be more than 20 bytes",
+                        "field": "spec.text"}]})
+        with self.assertRaises(ApiException) as ctx:
+            self.custom.create_namespaced_custom_object(*args, {
+                "apiVersion": "py.example.com/v1", "kind": "Note",
+                "metadata": {"name": "n4"}, "spec": {"priority": "high"}})
+        body = self.error_body(ctx.exception, 422, "Invalid")
+        self.assertEqual(body["details"]["causes"], [{
+            "reason": "FieldValueTypeInvalid",
+            "message": 'Invalid value: "string": spec.priority in body must '
+                       'be of type integer: "string"',
+            "field": "spec.priority"}])
+
+        # delete: a Status naming the resource
+        uid = cur["metadata"]["uid"]
+        st = self.custom.delete_namespaced_custom_object(*args, "n1")
+        self.assertEqual(st, {
+            "kind": "Status", "apiVersion": "v1", "metadata": {},
+            "status": "Success",
+            "details": {"name": "n1", "group": "py.example.com",
+                        "kind": "notes", "uid": uid}})
+        with self.assertRaises(ApiException) as ctx:
+            self.custom.get_namespaced_custom_object(*args, "n1")
+        body = self.error_body(ctx.exception, 404, "NotFound")
+        self.assertEqual(body["message"],
+                         'notes.py.example.com "n1" not found')
+        self.assertEqual(body["details"], {"name": "n1",
+                                           "group": "py.example.com",
+                                           "kind": "notes"})
+
+        # watch from the list's resourceVersion
+        rv = self.custom.list_namespaced_custom_object(*args)["metadata"][
+            "resourceVersion"]
+        self.custom.create_namespaced_custom_object(*args, {
+            "apiVersion": "py.example.com/v1", "kind": "Note",
+            "metadata": {"name": "n5"}, "spec": {"text": "watched"}})
+        w = kubernetes.watch.Watch()
+        events = []
+        for ev in w.stream(self.custom.list_namespaced_custom_object, *args,
+                           resource_version=rv, timeout_seconds=5):
+            events.append((ev["type"], ev["object"]["metadata"]["name"],
+                           ev["object"]["spec"]))
+            break
+        w.stop()
+        self.assertEqual(events, [("ADDED", "n5", {"text": "watched",
+                                                   "priority": 3})])
+
+        # deleting the CRD takes the objects with it
+        self.api_client.call_api(
+            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"
+            "notes.py.example.com", "DELETE", _preload_content=False)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                self.ext.read_custom_resource_definition(
+                    "notes.py.example.com")
+            except ApiException as e:
+                self.assertEqual(e.status, 404)
+                break
+            self.assertLess(time.monotonic(), deadline, "CRD not deleted")
+            time.sleep(0.05)
+        with self.assertRaises(ApiException) as ctx:
+            self.custom.list_namespaced_custom_object(*args)
+        self.assertEqual(ctx.exception.status, 404)
+
+
+# ---------------------------------------------------------------------------
+# 12. Realistic CRDs
+# ---------------------------------------------------------------------------
+
+CERTIFICATE = """\
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata:
+  name: example-com
+  namespace: real
+spec:
+  secretName: example-com-tls
+  duration: 2160h
+  renewBefore: 360h
+  commonName: example.com
+  dnsNames:
+  - example.com
+  - www.example.com
+  usages:
+  - server auth
+  - client auth
+  privateKey:
+    algorithm: ECDSA
+    size: 256
+    rotationPolicy: Always
+  subject:
+    organizations: [Example Inc]
+  secretTemplate:
+    labels:
+      team: web
+  issuerRef:
+    name: letsencrypt-prod
+    kind: ClusterIssuer
+    group: cert-manager.io
+"""
+
+SERVICE_MONITOR = """\
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata:
+  name: api
+  namespace: real
+  labels:
+    release: prometheus
+spec:
+  jobLabel: app.kubernetes.io/name
+  sampleLimit: 10000
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: api
+    matchExpressions:
+    - key: tier
+      operator: In
+      values: [backend, api]
+  namespaceSelector:
+    matchNames: [real, staging]
+  endpoints:
+  - port: http-metrics
+    targetPort: 8080
+    path: /metrics
+    interval: 30s
+    scrapeTimeout: 10s
+    scheme: https
+    tlsConfig:
+      ca:
+        secret:
+          name: api-ca
+          key: ca.crt
+      serverName: api.real.svc
+    bearerTokenSecret:
+      key: token
+    params:
+      module: [http_2xx]
+    relabelings:
+    - sourceLabels: [__meta_kubernetes_pod_node_name]
+      targetLabel: node
+    - action: labeldrop
+      regex: pod_template_hash
+    metricRelabelings:
+    - sourceLabels: [__name__]
+      regex: go_.*
+      action: drop
+  - targetPort: metrics
+    interval: 1m30s
+"""
+
+HELM_RELEASE = """\
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: podinfo
+  namespace: real
+spec:
+  interval: 10m
+  releaseName: podinfo
+  chart:
+    spec:
+      chart: podinfo
+      sourceRef:
+        kind: HelmRepository
+        name: podinfo
+        namespace: flux-system
+  install:
+    createNamespace: true
+    remediation:
+      retries: 3
+  upgrade:
+    cleanupOnFail: true
+    remediation:
+      strategy: rollback
+  valuesFrom:
+  - kind: ConfigMap
+    name: podinfo-values
+    valuesKey: values.yaml
+  values:
+    replicaCount: 2
+    image:
+      repository: ghcr.io/stefanprodan/podinfo
+      tag: 6.5.4
+      pullPolicy: IfNotPresent
+    resources:
+      limits: {cpu: 500m, memory: 256Mi}
+      requests: {cpu: 0.1, memory: 64Mi}
+    ingress:
+      enabled: true
+      hosts:
+      - host: podinfo.example.com
+        paths: [{path: /, pathType: ImplementationSpecific}]
+    podAnnotations:
+      prometheus.io/scrape: "true"
+    tolerations: []
+    affinity: {}
+    extraArgs: [--level=debug, --random-delay=false]
+    ratio: 0.75
+"""
+
+
+class RealisticCRDTests(CRDTestCase):
+    namespaces = ("real",)
+
+    def test_cert_manager_certificate(self):
+        self.install_fixture("certificates.cert-manager.io.yaml")
+        out, _ = self.apply_text(CERTIFICATE)
+        self.assertEqual(out, "certificate.cert-manager.io/example-com "
+                              "created\n")
+        rows = cells(self.ok("get", "certificates", "-n", "real"))
+        self.assertEqual(rows[0], ["NAME", "READY", "SECRET", "AGE"])
+        self.assertEqual(rows[1][:3], ["example-com", "", "example-com-tls"])
+        self.assertRegex(rows[1][3], AGE)
+        # the controller reports Ready through the status subresource
+        now = iso(time.time())
+        self.assertEqual(
+            self.ok("patch", "cert", "example-com", "-n", "real",
+                    "--subresource=status", "--type=merge", "-p",
+                    json.dumps({"status": {
+                        "conditions": [{
+                            "type": "Ready", "status": "True",
+                            "reason": "Ready", "observedGeneration": 1,
+                            "lastTransitionTime": now,
+                            "message": "Certificate is up to date and has "
+                                       "not expired"}],
+                        "notBefore": now, "notAfter": "2030-01-01T00:00:00Z",
+                        "renewalTime": "2029-12-01T00:00:00Z",
+                        "revision": 1}})),
+            "certificate.cert-manager.io/example-com patched\n")
+        rows = cells(self.ok("get", "certs", "-n", "real", "-o", "wide"))
+        self.assertEqual(rows[0], ["NAME", "READY", "SECRET", "ISSUER",
+                                   "STATUS", "AGE"])
+        self.assertEqual(rows[1][:5], [
+            "example-com", "True", "example-com-tls", "letsencrypt-prod",
+            "Certificate is up to date and has not expired"])
+        self.assertEqual(self.ok("get", "cert-manager", "-n", "real", "-o",
+                                 "name"),
+                         "certificate.cert-manager.io/example-com\n")
+        live = json.loads(self.ok("get", "certificate", "example-com", "-n",
+                                  "real", "-o", "json"))
+        self.assertEqual(live["spec"], yaml.safe_load(CERTIFICATE)["spec"])
+        self.assertEqual(live["status"]["revision"], 1)
+        # CEL: a name of some kind is required
+        bad = yaml.safe_load(CERTIFICATE)
+        bad["metadata"]["name"] = "nameless"
+        for k in ("commonName", "dnsNames"):
+            del bad["spec"][k]
+        self.assert_invalid(["create", "-f", self.write(bad)], "Certificate",
+                            "nameless",
+                            'spec: Invalid value: "object": at least one of '
+                            'commonName, dnsNames, uris or ipAddresses must '
+                            'be set')
+        # an enum violation: the CEL rule is not run
+        bad = yaml.safe_load(CERTIFICATE)
+        bad["metadata"]["name"] = "dsa"
+        bad["spec"]["privateKey"]["algorithm"] = "DSA"
+        err = self.fails("create", "-f", self.write(bad))
+        self.assertEqual(err, 'The Certificate "dsa" is invalid: \n'
+                              '* spec.privateKey.algorithm: Unsupported '
+                              'value: "DSA": supported values: "RSA", '
+                              '"ECDSA", "Ed25519"\n* ' + CEL_SKIPPED + "\n")
+        out = self.ok("explain", "certificate.spec.issuerRef")
+        self.assertEqual(out.splitlines()[:3],
+                         ["GROUP:      cert-manager.io",
+                          "KIND:       Certificate", "VERSION:    v1"])
+        self.assertIn("The issuer that signs the certificate.", out)
+        self.assertRegex(out, r"(?m)^  name\t<string> -required-$")
+        self.assertRegex(out, r"(?m)^  kind\t<string>$")
+
+    def test_prometheus_service_monitor(self):
+        self.install_fixture("servicemonitors.monitoring.coreos.com.yaml")
+        out, _ = self.apply_text(SERVICE_MONITOR)
+        self.assertEqual(out, "servicemonitor.monitoring.coreos.com/api "
+                              "created\n")
+        self.assertEqual(self.ok("get", "smon", "-n", "real", "-o", "name"),
+                         "servicemonitor.monitoring.coreos.com/api\n")
+        self.assertEqual(self.ok("get", "prometheus-operator", "-n", "real",
+                                 "-o", "name"),
+                         "servicemonitor.monitoring.coreos.com/api\n")
+        self.assert_table(self.ok("get", "servicemonitors", "-n", "real"),
+                          ["NAME", "AGE"], [["api", AGE]])
+        live = json.loads(self.ok("get", "servicemonitor", "api", "-n",
+                                  "real", "-o", "json"))
+        sent = yaml.safe_load(SERVICE_MONITOR)["spec"]
+        eps = live["spec"]["endpoints"]
+        # int-or-string kept as sent
+        self.assertEqual([e["targetPort"] for e in eps], [8080, "metrics"])
+        # defaults deep in the tree
+        self.assertEqual([e["honorLabels"] for e in eps], [False, False])
+        self.assertEqual(eps[0]["bearerTokenSecret"], {"key": "token",
+                                                       "name": ""})
+        self.assertEqual([r["action"] for r in eps[0]["relabelings"]],
+                         ["replace", "labeldrop"])
+        self.assertEqual(eps[0]["metricRelabelings"],
+                         sent["endpoints"][0]["metricRelabelings"])
+        self.assertEqual(live["spec"]["selector"], sent["selector"])
+        self.assertEqual(live["spec"]["namespaceSelector"],
+                         sent["namespaceSelector"])
+        self.assertEqual(eps[0]["tlsConfig"], sent["endpoints"][0]
+                         ["tlsConfig"])
+        # patterns and required fields
+        bad = yaml.safe_load(SERVICE_MONITOR)
+        bad["metadata"]["name"] = "bad"
+        bad["spec"]["endpoints"][0]["interval"] = "5 minutes"
+        pattern = ("^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?"
+                   "(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$")
+        self.assert_invalid(["create", "-f", self.write(bad)],
+                            "ServiceMonitor", "bad",
+                            'spec.endpoints[0].interval: Invalid value: '
+                            '"5 minutes": spec.endpoints[0].interval in body '
+                            "should match '%s'" % pattern)
+        bad = yaml.safe_load(SERVICE_MONITOR)
+        bad["metadata"]["name"] = "noselector"
+        del bad["spec"]["selector"]
+        self.assert_invalid(["create", "-f", self.write(bad)],
+                            "ServiceMonitor", "noselector",
+                            "spec.selector: Required value")
+        bad = yaml.safe_load(SERVICE_MONITOR)
+        bad["metadata"]["name"] = "badexpr"
+        del bad["spec"]["selector"]["matchExpressions"][0]["operator"]
+        self.assert_invalid(["create", "-f", self.write(bad)],
+                            "ServiceMonitor", "badexpr",
+                            "spec.selector.matchExpressions[0].operator: "
+                            "Required value")
+
+    def test_flux_helm_release(self):
+        self.install_fixture("helmreleases.helm.toolkit.fluxcd.io.yaml")
+        out, _ = self.apply_text(HELM_RELEASE)
+        self.assertEqual(out, "helmrelease.helm.toolkit.fluxcd.io/podinfo "
+                              "created\n")
+        rows = cells(self.ok("get", "hr", "-n", "real"))
+        self.assertEqual(rows[0], ["NAME", "AGE", "READY", "STATUS"])
+        self.assertEqual((rows[1][0], rows[1][2], rows[1][3]),
+                         ("podinfo", "", ""))
+        live = json.loads(self.ok("get", "helmrelease", "podinfo", "-n",
+                                  "real", "-o", "json"))
+        sent = yaml.safe_load(HELM_RELEASE)["spec"]
+        # the free-form values come back exactly
+        self.assertEqual(live["spec"]["values"], sent["values"])
+        self.assertEqual(live["spec"]["chart"]["spec"], dict(
+            sent["chart"]["spec"], version="*",
+            reconcileStrategy="ChartVersion"))
+        self.assertEqual(live["spec"]["valuesFrom"], sent["valuesFrom"])
+        msg = ("Helm install succeeded for release real/podinfo.v1 with chart "
+               "podinfo@6.5.4")
+        self.ok("patch", "hr", "podinfo", "-n", "real", "--subresource=status",
+                "--type=merge", "-p", json.dumps({"status": {
+                    "observedGeneration": 1,
+                    "lastAttemptedRevision": "6.5.4",
+                    "history": [{"chartName": "podinfo",
+                                 "chartVersion": "6.5.4", "version": 1}],
+                    "conditions": [{
+                        "type": "Ready", "status": "True",
+                        "reason": "InstallSucceeded", "message": msg,
+                        "lastTransitionTime": iso(time.time())}]}}))
+        rows = cells(self.ok("get", "hr", "-n", "real"))
+        self.assertEqual((rows[1][0], rows[1][2], rows[1][3]),
+                         ("podinfo", "True", msg))
+        status = json.loads(self.ok("get", "hr", "podinfo", "-n", "real",
+                                    "-o", "json"))["status"]
+        # status keeps unknown fields (x-kubernetes-preserve-unknown-fields)
+        self.assertEqual(status["history"], [{"chartName": "podinfo",
+                                              "chartVersion": "6.5.4",
+                                              "version": 1}])
+        # CEL: exactly one of chart and chartRef
+        bad = yaml.safe_load(HELM_RELEASE)
+        bad["metadata"]["name"] = "both"
+        bad["spec"]["chartRef"] = {"kind": "OCIRepository", "name": "podinfo"}
+        self.assert_invalid(["create", "-f", self.write(bad)], "HelmRelease",
+                            "both",
+                            'spec: Invalid value: "object": either chart or '
+                            'chartRef must be set')
+        bad = yaml.safe_load(HELM_RELEASE)
+        bad["metadata"]["name"] = "slow"
+        bad["spec"]["interval"] = "ten minutes"
+        self.assert_invalid(["create", "-f", self.write(bad)], "HelmRelease",
+                            "slow",
+                            'spec.interval: Invalid value: "ten minutes": '
+                            "spec.interval in body should match "
+                            "'^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$'")
+
+
+if __name__ == "__main__":
+    unittest.main()
