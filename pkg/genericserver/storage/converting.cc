@@ -11,36 +11,82 @@ class Converter {
  public:
   explicit Converter(Conversion c) : c_(std::move(c)), identity_(std::make_shared<const char>(0)) {}
 
-  // The served form of a stored object (same key and revision), made once per version.
-  ObjectPtr Out(const ObjectPtr& stored) const {
-    if (!stored) return stored;
-    if (auto cached = std::atomic_load(&stored->converted);
-        cached && cached->by == identity_.get()) {
-      return cached->object;
+  // The served forms of stored objects (same keys and revisions), each version converted
+  // once and kept with it.
+  Awaitable<Result<std::vector<ObjectPtr>>> Out(std::vector<ObjectPtr> stored) const {
+    std::vector<ObjectPtr> out(stored.size());
+    std::vector<size_t> todo;
+    std::vector<json> parsed;
+    for (size_t i = 0; i < stored.size(); ++i) {
+      if (!stored[i]) continue;
+      if (auto cached = std::atomic_load(&stored[i]->converted);
+          cached && cached->by == identity_.get()) {
+        out[i] = cached->object;
+        continue;
+      }
+      json object = json::parse(*stored[i]->json, nullptr, false);
+      if (object.is_discarded()) {
+        out[i] = stored[i];
+        continue;
+      }
+      todo.push_back(i);
+      parsed.push_back(std::move(object));
     }
-    json parsed = json::parse(*stored->json, nullptr, false);
-    if (parsed.is_discarded()) return stored;
-    auto out = std::make_shared<Object>(*stored);
-    out->json = std::make_shared<const std::string>(c_.from_storage(parsed).dump());
-    out->protobuf = nullptr;  // the stored form's encoding is not this one's
-    out->converted = nullptr;
-    auto entry = std::make_shared<Object::Converted>();
-    entry->by = identity_.get();
-    entry->object = out;
-    std::atomic_store(&stored->converted, std::shared_ptr<const Object::Converted>(entry));
-    return out;
+    if (todo.empty()) co_return out;
+    std::vector<json> converted;
+    if (c_.batch) {
+      auto done = co_await c_.batch(std::move(parsed), false);
+      if (!done) co_return std::unexpected(CallerError(done.error()));
+      converted = std::move(*done);
+    } else {
+      for (const json& object : parsed) converted.push_back(c_.from_storage(object));
+    }
+    for (size_t k = 0; k < todo.size() && k < converted.size(); ++k) {
+      const ObjectPtr& from = stored[todo[k]];
+      auto made = std::make_shared<Object>(*from);
+      made->json = std::make_shared<const std::string>(converted[k].dump());
+      made->protobuf = nullptr;  // the stored form's encoding is not this one's
+      made->converted = nullptr;
+      auto entry = std::make_shared<Object::Converted>();
+      entry->by = identity_.get();
+      entry->object = made;
+      std::atomic_store(&from->converted, std::shared_ptr<const Object::Converted>(entry));
+      out[todo[k]] = std::move(made);
+    }
+    co_return out;
   }
-  std::string In(const std::string& served) const {
+
+  Awaitable<Result<ObjectPtr>> Out(ObjectPtr stored) const {
+    std::vector<ObjectPtr> one = {std::move(stored)};
+    auto converted = co_await Out(std::move(one));
+    if (!converted) co_return std::unexpected(converted.error());
+    co_return converted->front();
+  }
+
+  // The stored form of a served object's JSON.
+  Awaitable<Result<std::string>> In(std::string served) const {
     json parsed = json::parse(served, nullptr, false);
-    if (parsed.is_discarded()) return served;
-    return c_.to_storage(parsed).dump();
+    if (parsed.is_discarded()) co_return served;
+    if (!c_.batch) co_return c_.to_storage(parsed).dump();
+    std::vector<json> one = {std::move(parsed)};
+    auto done = co_await c_.batch(std::move(one), true);
+    if (!done) co_return std::unexpected(CallerError(done.error()));
+    if (done->empty()) co_return std::unexpected(InternalError("the conversion returned nothing"));
+    co_return done->front().dump();
   }
+
+  // Selectors see the served form (converted without waiting: see Conversion::batch).
   SelectionPredicate Predicate(SelectionPredicate served) const {
     if (served.Everything()) return served;
-    auto self = *this;
-    return {[self, served](const Object& stored) {
-      ObjectPtr out = self.Out(std::make_shared<Object>(stored));
-      return served.Matches(*out);
+    auto from_storage = c_.from_storage;
+    return {[from_storage, served](const Object& stored) {
+      json parsed = json::parse(*stored.json, nullptr, false);
+      if (parsed.is_discarded()) return served.Matches(stored);
+      Object view = stored;
+      view.json = std::make_shared<const std::string>(from_storage(parsed).dump());
+      view.protobuf = nullptr;
+      view.converted = nullptr;
+      return served.Matches(view);
     }};
   }
 
@@ -56,7 +102,14 @@ class ConvertingWatcher final : public Watcher {
   Awaitable<std::optional<WatchEvent>> Next() override {
     auto event = co_await inner_->Next();
     if (event && event->object && event->type != WatchEvent::Type::kBookmark) {
-      event->object = converter_.Out(event->object);
+      auto converted = co_await converter_.Out(event->object);
+      if (!converted) {
+        WatchEvent failed;
+        failed.type = WatchEvent::Type::kError;
+        failed.error = converted.error();
+        co_return failed;
+      }
+      event->object = std::move(*converted);
     }
     co_return event;
   }
@@ -74,9 +127,11 @@ class Converting final : public Interface {
       : stored_(std::move(stored)), c_(std::move(conversion)) {}
 
   Awaitable<Result<ObjectPtr>> Create(std::string key, std::string json) override {
-    auto r = co_await stored_->Create(std::move(key), c_.In(json));
+    auto stored = co_await c_.In(std::move(json));
+    if (!stored) co_return std::unexpected(stored.error());
+    auto r = co_await stored_->Create(std::move(key), std::move(*stored));
     if (!r) co_return r;
-    co_return c_.Out(*r);
+    co_return co_await c_.Out(std::move(*r));
   }
 
   Awaitable<Result<ObjectPtr>> Delete(std::string key, Preconditions preconditions,
@@ -87,7 +142,9 @@ class Converting final : public Interface {
       Converter c = c_;
       inner_validate =
           [c, validate](const ObjectPtr& current) -> Awaitable<std::expected<void, StorageError>> {
-        co_return co_await validate(c.Out(current));
+        auto served = co_await c.Out(current);
+        if (!served) co_return std::unexpected(served.error());
+        co_return co_await validate(*served);
       };
     }
     // A cached object in served form cannot stand for the stored one: read again.
@@ -95,20 +152,22 @@ class Converting final : public Interface {
                                       std::move(inner_validate), nullptr);
     (void)cached_existing;
     if (!r) co_return r;
-    co_return c_.Out(*r);
+    co_return co_await c_.Out(std::move(*r));
   }
 
   Awaitable<Result<ObjectPtr>> Get(std::string key, GetOptions options) override {
     auto r = co_await stored_->Get(std::move(key), std::move(options));
     if (!r) co_return r;
-    co_return c_.Out(*r);
+    co_return co_await c_.Out(std::move(*r));
   }
 
   Awaitable<Result<ListResult>> GetList(std::string key_prefix, ListOptions options) override {
     options.predicate = c_.Predicate(std::move(options.predicate));
     auto r = co_await stored_->GetList(std::move(key_prefix), std::move(options));
     if (!r) co_return r;
-    for (ObjectPtr& item : r->items) item = c_.Out(item);
+    auto items = co_await c_.Out(std::move(r->items));
+    if (!items) co_return std::unexpected(items.error());
+    r->items = std::move(*items);
     co_return r;
   }
 
@@ -119,15 +178,21 @@ class Converting final : public Interface {
     UpdateFunc converted =
         [c, try_update](
             const ObjectPtr& current) -> Awaitable<std::expected<std::string, StorageError>> {
-      auto served = co_await try_update(c.Out(current));
+      ObjectPtr served_current = current;
+      if (current) {
+        auto out = co_await c.Out(current);
+        if (!out) co_return std::unexpected(out.error());
+        served_current = std::move(*out);
+      }
+      auto served = co_await try_update(served_current);
       if (!served) co_return served;
-      co_return c.In(*served);
+      co_return co_await c.In(std::move(*served));
     };
     (void)cached_existing;
     auto r = co_await stored_->GuaranteedUpdate(std::move(key), std::move(preconditions),
                                                 ignore_not_found, std::move(converted), nullptr);
     if (!r) co_return r;
-    co_return c_.Out(*r);
+    co_return co_await c_.Out(std::move(*r));
   }
 
   Awaitable<Result<WatcherPtr>> Watch(std::string key, WatchOptions options) override {
