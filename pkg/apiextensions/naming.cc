@@ -51,8 +51,8 @@ NamingResult AcceptNames(const json& crd, const std::vector<const json*>& others
   }
   NamingResult r;
   r.accepted_names = current.is_object() ? current : json::object();
+  // Names are checked in upstream's order and a later conflict replaces the reported one.
   auto conflict = [&](const char* reason, const std::string& name) {
-    if (!r.reason.empty()) return;  // the first conflict is reported
     r.reason = reason;
     r.message = "\"" + name + "\" is already in use";
   };

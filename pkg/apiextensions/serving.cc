@@ -1,11 +1,11 @@
 #include "pkg/apiextensions/serving.h"
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/apiextensions/conversion/webhook.h"
 #include "pkg/apiextensions/registry/crd.h"
 #include "pkg/apiextensions/registry/custom_resource.h"
 #include "pkg/apiextensions/schema/structural.h"
@@ -39,39 +39,7 @@ struct GroupEntry {
   std::set<std::string> terminating;  // plurals whose CRD is being deleted
 };
 
-// "v1beta2" -> {kind, major, minor}: kind 3 GA, 2 beta, 1 alpha, 0 anything else.
-struct VersionKey {
-  int kind = 0;
-  int major = 0;
-  int minor = 0;
-};
-
-VersionKey Key(const std::string& v) {
-  static const std::regex kPattern("^v([1-9][0-9]*)(?:(alpha|beta)([1-9][0-9]*))?$");
-  std::smatch m;
-  if (!std::regex_match(v, m, kPattern)) return {};
-  VersionKey k;
-  k.major = std::stoi(m[1]);
-  if (!m[2].matched) {
-    k.kind = 3;
-  } else {
-    k.kind = m[2] == "beta" ? 2 : 1;
-    k.minor = std::stoi(m[3]);
-  }
-  return k;
-}
-
 }  // namespace
-
-// Ordered before `b` in discovery: GA, then beta, then alpha, higher numbers first; others
-// last, alphabetically.
-bool VersionPriorityLess(const std::string& a, const std::string& b) {
-  const VersionKey ka = Key(a), kb = Key(b);
-  if (ka.kind != kb.kind) return ka.kind > kb.kind;
-  if (ka.kind == 0) return a < b;
-  if (ka.major != kb.major) return ka.major > kb.major;
-  return ka.minor > kb.minor;
-}
 
 struct CustomResourceServing::Snapshot {
   std::map<std::string, std::shared_ptr<const CRDEntry>> crds;  // by CRD name
@@ -155,6 +123,7 @@ CustomResourceServing::CustomResourceServing(storage::StorageFactory& storage,
       admit_(std::move(admit)),
       lifecycle_(lifecycle),
       not_found_(not_found),
+      resolver_(std::make_shared<registry::ServiceResolver>(storage)),
       snapshot_(std::make_shared<Snapshot>()) {}
 
 CustomResourceServing::~CustomResourceServing() = default;
@@ -176,6 +145,22 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
   auto cache = storage_.ForResource(prefix + "/");
   const json& versions = spec.value("versions", json::array());
   bool wrap = versions.size() > 1;
+  // strategy Webhook: versions other than the one an object is in are converted by the
+  // CRD's webhook; a converter that cannot be made fails every conversion with its reason.
+  std::shared_ptr<conversion::WebhookConverter> webhook;
+  std::string webhook_error;
+  if (spec.contains("conversion") && spec["conversion"].value("strategy", "") == "Webhook") {
+    auto made = conversion::WebhookConverter::New(
+        crd, [resolver = resolver_](std::string ns, std::string name, int port) {
+          return resolver->Resolve(std::move(ns), std::move(name), port);
+        });
+    if (made) {
+      webhook = *made;
+    } else {
+      webhook_error = made.error();
+    }
+  }
+  const bool by_webhook = webhook || !webhook_error.empty();
   for (const json& v : versions) {
     if (v.is_object() && v.contains("schema") && HasDefaults(v["schema"])) wrap = true;
   }
@@ -205,6 +190,25 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
         resource->strategy->Default(served);
         return served;
       };
+      if (by_webhook) {
+        conversion.batch =
+            [webhook, webhook_error, resource, stored_gv = group + "/" + storage_version,
+             served_gv = group + "/" + name](std::vector<json> objects, bool to_storage)
+            -> Awaitable<std::expected<std::vector<json>, apimachinery::Status>> {
+          if (!webhook) co_return std::unexpected(apimachinery::NewInternalError(webhook_error));
+          std::string desired = to_storage ? stored_gv : served_gv;
+          auto converted = co_await webhook->Convert(std::move(objects), std::move(desired));
+          if (!converted)
+            co_return std::unexpected(apimachinery::NewInternalError(converted.error()));
+          if (!to_storage) {
+            for (json& served : *converted) {
+              resource->unstructured->Prune(served);
+              resource->strategy->Default(served);
+            }
+          }
+          co_return std::move(*converted);
+        };
+      }
       storage = storage::NewConverting(cache, std::move(conversion));
     }
     auto store = std::make_shared<registry::Store>(resource, std::move(storage),

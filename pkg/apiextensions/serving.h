@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "pkg/genericserver/endpoints/discovery.h"
+#include "pkg/genericserver/registry/service_resolver.h"
 #include "pkg/genericserver/registry/store.h"
 #include "pkg/genericserver/server/handler.h"
 #include "pkg/genericserver/server/lifecycle.h"
@@ -55,12 +56,9 @@ class CustomResourceServing {
   registry::AdmitFunc admit_;
   genericserver::Lifecycle* lifecycle_;
   genericserver::Handler& not_found_;
-  mutable std::mutex mu_;  // guards snapshot_ and writers
+  std::shared_ptr<const registry::ServiceResolver> resolver_;  // for conversion webhooks
+  mutable std::mutex mu_;                                      // guards snapshot_ and writers
   std::shared_ptr<const Snapshot> snapshot_;
 };
-
-// Kubernetes' version order: GA before beta before alpha, higher numbers first, anything
-// else after them alphabetically ("v2", "v1", "v1beta2", "v1beta1", "v1alpha1", "foo").
-bool VersionPriorityLess(const std::string& a, const std::string& b);
 
 }  // namespace apiextensions

@@ -32,7 +32,7 @@ import warnings
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from harness import Server  # noqa: E402
-from test_kubectl_rest import (AGE, RFC3339, UUID, Kubectl,  # noqa: E402
+from test_kubectl_rest import (AGE, RFC3339, UUID,  # noqa: E402
                                KubectlTestCase, StreamReader, human_duration,
                                table)
 
@@ -57,10 +57,13 @@ SUB_VERBS = ["get", "patch", "update"]
 AGGREGATED = ("application/json;g=apidiscovery.k8s.io;v=v2;"
               "as=APIGroupDiscoveryList")
 AS_TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io"
-# The 415 of a strategic merge patch on a custom resource (patch types of the CR handler).
+# The 415 of a strategic merge patch on a custom resource (the patch types
+# the custom resource handler accepts).
+# Upstream 1.32 also lists application/apply-patch+yaml; this server does not offer
+# server-side apply yet and leaves it out (docs/compatibility.md).
 CR_PATCH_415 = ("the body of the request was in an unknown format - accepted "
                 "media types include: application/json-patch+json, "
-                "application/merge-patch+json, application/apply-patch+yaml")
+                "application/merge-patch+json")
 # Added when an OpenAPI error blocks the x-kubernetes-validations rules
 # (hasBlockingErr in the custom resource strategy).
 CEL_SKIPPED = ('<nil>: Invalid value: "null": some validation rules were not '
@@ -242,7 +245,7 @@ class CRDTestCase(KubectlTestCase):
                                               headers=headers)
         return status, (json.loads(data) if data else None)
 
-    def assert_invalid(self, args, kind, name, *causes, path=None):
+    def assert_invalid(self, args, kind, name, *causes):
         """kubectl fails with a 422 Invalid: kubectl's rendering of it."""
         head = 'The %s "%s" is invalid: ' % (kind, name)
         if len(causes) == 1:
@@ -322,42 +325,61 @@ class CRDDiscoveryTests(CRDTestCase):
                       ".status} {.status.acceptedNames.kind}")
         self.assertEqual(out, "True Widget")
 
-    def test_names_conflict(self):
-        # Another CRD of the group asking for a Kind already taken.
-        self.install(crd_dict("clash.example.com", "Foo", "foos"))
-        dup = crd_dict("clash.example.com", "Foo", "dupes", singular="dupe",
-                       listKind="DupeList", shortNames=["foos"])
-        self.ok("apply", "-f", self.write(dup))
-        deadline = time.monotonic() + 20
+    def conditions_once_set(self, name, timeout=20):
+        deadline = time.monotonic() + timeout
         while True:
-            crd = self.crd_obj("dupes.clash.example.com")
+            crd = self.crd_obj(name)
             conds = crd.get("status", {}).get("conditions", [])
             if conds or time.monotonic() > deadline:
-                break
+                return crd, [{k: v for k, v in c.items()
+                              if k != "lastTransitionTime"} for c in conds]
             time.sleep(0.05)
-        self.assertEqual(
-            [{k: v for k, v in c.items() if k != "lastTransitionTime"}
-             for c in conds],
-            [{"type": "NamesAccepted", "status": "False",
-              "reason": "KindConflict", "message": '"Foo" is already in use'},
-             {"type": "Established", "status": "False",
-              "reason": "NotAccepted",
-              "message": "not all names are accepted"}], crd)
-        # the short name "foos" is the other CRD's plural: also refused,
-        # but the Kind conflict, checked later, names the reason
-        self.assertEqual(crd["status"]["acceptedNames"],
-                         {"plural": "dupes", "singular": "dupe",
-                          "kind": "", "listKind": "DupeList"})
-        # not served
-        status, _ = self.api("GET", "/apis/clash.example.com/v1/namespaces/"
-                             "default/dupes")
-        self.assertEqual(status, 404)
+
+    def test_names_conflict(self):
+        # CRDs of a group asking for names another CRD of the group holds
+        self.install(crd_dict("clash.example.com", "Foo", "foos"))
+        not_established = {"type": "Established", "status": "False",
+                           "reason": "NotAccepted",
+                           "message": "not all names are accepted"}
+        for plural, kind, extra, reason, message, accepted in [
+                ("dupes", "Foo", {}, "KindConflict", '"Foo" is already in use',
+                 {"plural": "dupes", "singular": "dupe", "kind": "",
+                  "listKind": "DupeList"}),
+                ("shorts", "Short", {"shortNames": ["foos"]},
+                 "ShortNamesConflict", '"foos" is already in use',
+                 {"plural": "shorts", "singular": "short", "kind": "Short",
+                  "listKind": "ShortList"}),
+                # both: the Kind is checked last, its conflict is the reason
+                ("boths", "Foo", {"shortNames": ["foo"]}, "KindConflict",
+                 '"Foo" is already in use',
+                 {"plural": "boths", "singular": "both", "kind": "",
+                  "listKind": "BothList"})]:
+            with self.subTest(plural=plural):
+                crd = crd_dict("clash.example.com", kind, plural,
+                               singular=plural[:-1],
+                               listKind=plural[:-1].capitalize() + "List",
+                               **extra)
+                self.ok("apply", "-f", self.write(crd))
+                name = plural + ".clash.example.com"
+                live, conds = self.conditions_once_set(name)
+                self.assertEqual(conds, [
+                    {"type": "NamesAccepted", "status": "False",
+                     "reason": reason, "message": message},
+                    not_established], live)
+                self.assertEqual(live["status"]["acceptedNames"], accepted)
+                # not served
+                status, _ = self.api("GET", "/apis/clash.example.com/v1/"
+                                     "namespaces/default/" + plural)
+                self.assertEqual(status, 404)
         r = self.k("wait", "--for", "condition=established", "--timeout=1s",
                    "crd/dupes.clash.example.com")
         self.assertEqual((r.returncode, r.stdout, r.stderr),
                          (1, "", "error: timed out waiting for the condition "
                           "on customresourcedefinitions/"
                           "dupes.clash.example.com\n"))
+        # the first CRD keeps its names and stays served
+        _, conds = self.conditions_once_set("foos.clash.example.com")
+        self.assertEqual([c["status"] for c in conds], ["True", "True"])
 
     def test_get_crd_table(self):
         out = self.ok("get", "crd")
@@ -634,24 +656,6 @@ class CustomResourceKubectlTests(CRDTestCase):
         self.assertEqual(self.live("crud", "p1")["metadata"]
                          ["resourceVersion"],
                          live["metadata"]["resourceVersion"])
-        # strategic merge patch (kubectl's default) is not served for CRs
-        self.fails("patch", "cw", "p1", "-n", "crud", "-p",
-                   '{"spec":{"size":5}}', stderr=
-                   "error: application/strategic-merge-patch+json is not "
-                   "supported by crud.example.com/v1, Kind=Widget: "
-                   + CR_PATCH_415 + "\n")
-        status, body = self.api(
-            "PATCH", self.cr_path("crud.example.com", "v1", "widgets",
-                                  "crud", "p1"),
-            '{"spec":{"size":5}}',
-            ctype="application/strategic-merge-patch+json")
-        self.assertEqual(status, 415)
-        self.assertEqual(body, {"kind": "Status", "apiVersion": "v1",
-                                "metadata": {}, "status": "Failure",
-                                "message": CR_PATCH_415,
-                                "reason": "UnsupportedMediaType",
-                                "code": 415})
-        self.assertEqual(self.live("crud", "p1")["spec"]["size"], 2)
         # a JSON patch test that fails
         self.fails("patch", "cw", "p1", "-n", "crud", "--type=json", "-p",
                    '[{"op":"test","path":"/spec/color","value":"blue"}]',
@@ -661,6 +665,27 @@ class CustomResourceKubectlTests(CRDTestCase):
                    "-p", '{"spec":{}}', stderr=
                    'Error from server (NotFound): widgets.crud.example.com '
                    '"nope" not found\n')
+
+    def test_patch_strategic_refused(self):
+        self.widget("crud", "sp1", {"color": "red", "size": 2})
+        # strategic merge patch (kubectl's default) is not served for CRs
+        self.fails("patch", "cw", "sp1", "-n", "crud", "-p",
+                   '{"spec":{"size":5}}', stderr=
+                   "error: application/strategic-merge-patch+json is not "
+                   "supported by crud.example.com/v1, Kind=Widget: "
+                   + CR_PATCH_415 + "\n")
+        status, body = self.api(
+            "PATCH", self.cr_path("crud.example.com", "v1", "widgets",
+                                  "crud", "sp1"),
+            '{"spec":{"size":5}}',
+            ctype="application/strategic-merge-patch+json")
+        self.assertEqual(status, 415)
+        self.assertEqual(body, {"kind": "Status", "apiVersion": "v1",
+                                "metadata": {}, "status": "Failure",
+                                "message": CR_PATCH_415,
+                                "reason": "UnsupportedMediaType",
+                                "code": 415})
+        self.assertEqual(self.live("crud", "sp1")["spec"]["size"], 2)
 
     def test_replace(self):
         self.widget("crud", "r1", {"color": "red"})
@@ -678,19 +703,32 @@ class CustomResourceKubectlTests(CRDTestCase):
                    'Operation cannot be fulfilled on widgets.crud.example.com '
                    '"r1": the object has been modified; please apply your '
                    'changes to the latest version and try again\n' % path)
-        # custom resources do not allow unconditional updates
-        del cur["metadata"]["resourceVersion"]
-        path = self.write(cur)
-        self.fails("replace", "-f", path, stderr=
-                   'The widgets "r1" is invalid: metadata.resourceVersion: '
-                   'Invalid value: 0x0: must be specified for an update\n')
         # --force deletes and recreates
+        del cur["metadata"]["resourceVersion"]
         cur["spec"] = {"color": "forced"}
         path = self.write(cur)
         self.assertEqual(self.ok("replace", "--force", "-f", path),
                          'widget.crud.example.com "r1" deleted\n'
                          'widget.crud.example.com/r1 replaced\n')
         self.assertEqual(self.live("crud", "r1")["spec"], {"color": "forced"})
+
+    def test_replace_needs_resource_version(self):
+        # custom resources do not allow unconditional updates
+        self.widget("crud", "r2", {"color": "red"})
+        cur = self.live("crud", "r2")
+        del cur["metadata"]["resourceVersion"]
+        cur["spec"] = {"color": "blue"}
+        # kubectl replace fills in the live resourceVersion itself; a raw PUT does not.
+        base = self.cr_path("crud.example.com", "v1", "widgets", "crud")
+        status, _, data = self.server.request(
+            "PUT", base + "/r2", body=json.dumps(cur),
+            headers={"Content-Type": "application/json"})
+        self.assertEqual(status, 422, data)
+        self.assertEqual(json.loads(data)["message"],
+                         'Widget.crud.example.com "r2" is invalid: '
+                         'metadata.resourceVersion: Invalid value: 0x0: must be '
+                         'specified for an update')
+        self.assertEqual(self.live("crud", "r2")["spec"], {"color": "red"})
 
     def test_delete(self):
         self.widget("crudd", "x1")
@@ -763,31 +801,63 @@ class CustomResourceKubectlTests(CRDTestCase):
         self.widget("crudfs", "f2", {"color": "blue"})
         self.widget("crudfs", "f3", {"color": "red", "size": 1})
 
-        def names(*args):
-            return self.ok("get", "widgets", "-n", "crudfs", "-o", "name",
-                           *args).replace("widget.crud.example.com/", "") \
-                .split()
-        self.assertEqual(names("--field-selector", "metadata.name=f2"),
-                         ["f2"])
-        self.assertEqual(names("--field-selector", "metadata.name!=f2"),
-                         ["f1", "f3"])
-        self.assertEqual(names("--field-selector",
+        def names(resource, *args):
+            out = self.ok("get", resource, "-n", "crudfs", "-o", "name", *args)
+            return [line.split("/", 1)[1] for line in out.split()]
+        self.assertEqual(names("widgets", "--field-selector",
+                               "metadata.name=f2"), ["f2"])
+        self.assertEqual(names("widgets", "--field-selector",
+                               "metadata.name!=f2"), ["f1", "f3"])
+        self.assertEqual(names("widgets", "--field-selector",
                                "metadata.namespace=crudfs"),
                          ["f1", "f2", "f3"])
-        # spec.color is one of the CRD's selectableFields (GA in 1.32)
-        self.assertEqual(names("--field-selector", "spec.color=red"),
-                         ["f1", "f3"])
-        self.assertEqual(names("--field-selector",
-                               "spec.color=red,metadata.name!=f1"), ["f3"])
         self.fails("get", "widgets", "-n", "crudfs", "--field-selector",
-                   "spec.size=1", stderr=
+                   "spec.color=red", stderr=
                    'Error from server (BadRequest): Unable to find '
                    '"crud.example.com/v1, Resource=widgets" that match label '
-                   'selector "", field selector "spec.size=1": field label '
-                   'not supported: spec.size\n')
-        crd = self.crd_obj("widgets.crud.example.com")
-        self.assertEqual(crd["spec"]["versions"][0]["selectableFields"],
-                         [{"jsonPath": ".spec.color"}])
+                   'selector "", field selector "spec.color=red": field label '
+                   'not supported: spec.color\n')
+
+    def test_selectable_fields(self):
+        # selectableFields (CustomResourceFieldSelectors, GA in 1.32)
+        crd = crd_dict("crud.example.com", "Shade", "shades", schema={
+            "type": "object", "properties": {"spec": {
+                "type": "object", "properties": {
+                    "color": {"type": "string"},
+                    "size": {"type": "integer"}}}}})
+        crd["spec"]["versions"][0]["selectableFields"] = [
+            {"jsonPath": ".spec.color"}, {"jsonPath": ".spec.size"}]
+        self.install(crd)
+        self.assertEqual(self.crd_obj("shades.crud.example.com")["spec"]
+                         ["versions"][0]["selectableFields"],
+                         [{"jsonPath": ".spec.color"},
+                          {"jsonPath": ".spec.size"}])
+        base = self.cr_path("crud.example.com", "v1", "shades", "crudfs")
+        for name, spec in (("s1", {"color": "red", "size": 1}),
+                           ("s2", {"color": "blue", "size": 2}),
+                           ("s3", {"color": "red"})):
+            self.api("POST", base, {"apiVersion": "crud.example.com/v1",
+                                    "kind": "Shade",
+                                    "metadata": {"name": name}, "spec": spec},
+                     expect=201)
+
+        def names(*args):
+            out = self.ok("get", "shades", "-n", "crudfs", "-o", "name",
+                          *args)
+            return [line.split("/", 1)[1] for line in out.split()]
+        self.assertEqual(names("--field-selector", "spec.color=red"),
+                         ["s1", "s3"])
+        self.assertEqual(names("--field-selector",
+                               "spec.color=red,metadata.name!=s1"), ["s3"])
+        self.assertEqual(names("--field-selector", "spec.size=2"), ["s2"])
+        self.assertEqual(names("--field-selector", "spec.color!=red"),
+                         ["s2"])
+        self.fails("get", "shades", "-n", "crudfs", "--field-selector",
+                   "spec.other=1", stderr=
+                   'Error from server (BadRequest): Unable to find '
+                   '"crud.example.com/v1, Resource=shades" that match label '
+                   'selector "", field selector "spec.other=1": field label '
+                   'not supported: spec.other\n')
 
     def test_chunked_list(self):
         for i in range(1, 6):
@@ -899,8 +969,20 @@ class CustomResourceKubectlTests(CRDTestCase):
         self.assertEqual(
             self.ok("patch", "cw", "dry2", "-n", "crud", "--type=merge", "-p",
                     '{"spec":{"color":"blue"}}', "--dry-run=server"),
-            "widget.crud.example.com/dry2 patched (server dry run)\n")
-        self.assertEqual(self.live("crud", "dry2")["spec"], {"color": "red"})
+            # kubectl 1.32 prints no dry-run suffix for patch
+            "widget.crud.example.com/dry2 patched\n")
+        out = self.ok("patch", "cw", "dry2", "-n", "crud", "--type=merge",
+                      "-p", '{"spec":{"color":"blue"}}', "--dry-run=server",
+                      "-o", "json")
+        self.assertEqual(json.loads(out)["spec"], {"color": "blue"})
+        self.assertEqual(self.ok("label", "cw", "dry2", "-n", "crud", "a=b",
+                                 "--dry-run=server"),
+                         "widget.crud.example.com/dry2 labeled (server dry "
+                         "run)\n")
+        live = self.live("crud", "dry2")
+        self.assertEqual(live["spec"], {"color": "red"})
+        self.assertNotIn("labels", live["metadata"])
+        self.assertEqual(live["metadata"]["generation"], 1)
 
     def test_cluster_scoped(self):
         out, path = self.apply_text(
@@ -940,18 +1022,27 @@ class CustomResourceKubectlTests(CRDTestCase):
         self.assertEqual((r.returncode, r.stdout, r.stderr),
                          (0, "", "No resources found in no-such-ns "
                           "namespace.\n"))
+        # kubectl 1.32 itself looks the namespace up after a 404 and reports it missing
+        # (the server's answer is the object's NotFound, checked below).
         self.fails("get", "widget", "lost", "-n", "no-such-ns", stderr=
-                   'Error from server (NotFound): widgets.crud.example.com '
-                   '"lost" not found\n')
+                   'Error from server (NotFound): namespaces "no-such-ns" not '
+                   'found\n')
+        status, _, data = self.server.request(
+            "GET", self.cr_path("crud.example.com", "v1", "widgets", "no-such-ns") + "/lost")
+        self.assertEqual(status, 404)
+        self.assertEqual(json.loads(data)["message"], 'widgets.crud.example.com "lost" not found')
 
-    def test_field_validation(self):
-        def manifest(name):
-            return self.kubectl.write(
-                "apiVersion: crud.example.com/v1\nkind: Widget\nmetadata:\n"
-                "  name: %s\n  namespace: crudfv\nextra: 1\nspec:\n"
-                "  color: red\n  bogus: true\n  blob:\n    free: [1, x, true]\n"
-                "    nested:\n      deeper: {a: b}\n" % name)
-        path = manifest("strict")
+    def unknown_fields_manifest(self, name):
+        return self.kubectl.write(
+            "apiVersion: crud.example.com/v1\nkind: Widget\nmetadata:\n"
+            "  name: %s\n  namespace: crudfv\nextra: 1\nspec:\n"
+            "  color: red\n  bogus: true\n  blob:\n    free: [1, x, true]\n"
+            "    nested:\n      deeper: {a: b}\n" % name)
+
+    BLOB = {"free": [1, "x", True], "nested": {"deeper": {"a": "b"}}}
+
+    def test_field_validation_strict(self):
+        path = self.unknown_fields_manifest("strict")
         strict_err = ('Error from server (BadRequest): error when creating '
                       '"%s": Widget in version "v1" cannot be handled as a '
                       'Widget: strict decoding error: unknown field "extra", '
@@ -961,21 +1052,6 @@ class CustomResourceKubectlTests(CRDTestCase):
                    stderr=strict_err)
         self.fails("apply", "-f", path, stderr=strict_err)
         self.live("crudfv", "strict", expect=404)
-        # Warn: created, the unknown fields dropped, a warning for each
-        out = self.ok("create", "-f", manifest("warn"), "--validate=warn",
-                      stderr='Warning: unknown field "extra"\n'
-                             'Warning: unknown field "spec.bogus"\n')
-        self.assertEqual(out, "widget.crud.example.com/warn created\n")
-        blob = {"free": [1, "x", True], "nested": {"deeper": {"a": "b"}}}
-        live = self.live("crudfv", "warn")
-        self.assertNotIn("extra", live)
-        self.assertEqual(live["spec"], {"color": "red", "blob": blob})
-        # Ignore: silently pruned
-        out = self.ok("create", "-f", manifest("ignore"), "--validate=false")
-        self.assertEqual(out, "widget.crud.example.com/ignore created\n")
-        live = self.live("crudfv", "ignore")
-        self.assertNotIn("extra", live)
-        self.assertEqual(live["spec"], {"color": "red", "blob": blob})
         # the same through the API's fieldValidation parameter
         body = {"apiVersion": "crud.example.com/v1", "kind": "Widget",
                 "metadata": {"name": "api"}, "spec": {"size": 1, "nope": 2}}
@@ -985,11 +1061,40 @@ class CustomResourceKubectlTests(CRDTestCase):
             400, "BadRequest",
             'Widget in version "v1" cannot be handled as a Widget: strict '
             'decoding error: unknown field "spec.nope"'))
-        status, _, data = self.server.request(
-            "POST", base + "?fieldValidation=Warn", body=json.dumps(body),
+        # fields a preserve-unknown-fields subtree holds are known
+        body = dict(body, spec={"blob": self.BLOB})
+        status, obj = self.api("POST", base + "?fieldValidation=Strict", body)
+        self.assertEqual((status, obj["spec"]), (201, {"blob": self.BLOB}))
+
+    def test_field_validation_warn(self):
+        # Warn: created, the unknown fields dropped, a warning for each
+        out = self.ok("create", "-f", self.unknown_fields_manifest("warn"),
+                      "--validate=warn",
+                      stderr='Warning: unknown field "extra"\n'
+                             'Warning: unknown field "spec.bogus"\n')
+        self.assertEqual(out, "widget.crud.example.com/warn created\n")
+        live = self.live("crudfv", "warn")
+        self.assertNotIn("extra", live)
+        self.assertEqual(live["spec"], {"color": "red", "blob": self.BLOB})
+        base = self.cr_path("crud.example.com", "v1", "widgets", "crudfv")
+        status, headers, data = self.server.request(
+            "POST", base + "?fieldValidation=Warn", body=json.dumps(
+                {"apiVersion": "crud.example.com/v1", "kind": "Widget",
+                 "metadata": {"name": "apiwarn"},
+                 "spec": {"size": 1, "nope": 2}}),
             headers={"Content-Type": "application/json"})
         self.assertEqual(status, 201, data)
         self.assertEqual(json.loads(data)["spec"], {"size": 1})
+        self.assertEqual(headers.get("warning"),
+                         '299 - "unknown field \\"spec.nope\\""')
+
+    def test_field_validation_ignore(self):
+        out = self.ok("create", "-f", self.unknown_fields_manifest("ignore"),
+                      "--validate=false")
+        self.assertEqual(out, "widget.crud.example.com/ignore created\n")
+        live = self.live("crudfv", "ignore")
+        self.assertNotIn("extra", live)
+        self.assertEqual(live["spec"], {"color": "red", "blob": self.BLOB})
 
 
 # ---------------------------------------------------------------------------
@@ -1166,8 +1271,10 @@ class PrinterColumnTests(CRDTestCase):
                            ("spec", "<Object>"), ("status", "<Object>")):
             self.assertRegex(out, r"(?m)^  %s\t%s$" % (field, re.escape(typ)),
                              out)
-        self.fails("explain", "task.spec.nope", stderr=
-                   'error: field "nope" does not exist\n')
+        r = self.k("explain", "task.spec.nope")
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (
+            1, "GROUP:      print.example.com\nKIND:       Task\n"
+               "VERSION:    v1\n\n", 'error: field "nope" does not exist\n'))
 
 
 # ---------------------------------------------------------------------------
@@ -1437,25 +1544,39 @@ class ValidationTests(CRDTestCase):
             'spec: Invalid value: "object": minReplicas must not exceed '
             'maxReplicas')
         self.assert_invalid(
-            self.create("Rule", "r2", {"name": "bad", "minReplicas": 1,
-                                       "maxReplicas": 1}),
-            "Rule", "r2",
-            'spec: Invalid value: "object": name must start with r-, got bad')
-        self.assert_invalid(
             self.create("Rule", "r3", {"name": "r-x", "minReplicas": 1,
                                        "maxReplicas": 1, "size": -1}),
             "Rule", "r3",
             'spec: Invalid value: "object": failed rule: !has(self.size) || '
             'self.size > 0')
         # several rules failing at once: each is reported, in rule order
-        self.assert_invalid(
-            self.create("Rule", "r4", {"name": "nope", "minReplicas": 2,
-                                       "maxReplicas": 1}),
-            "Rule", "r4",
-            'spec: Invalid value: "object": minReplicas must not exceed '
-            'maxReplicas',
-            'spec: Invalid value: "object": name must start with r-, got '
-            'nope')
+        self.assertEqual(
+            self.fails(*self.create("Rule", "r4", {"name": "r-4",
+                                                   "minReplicas": 2,
+                                                   "maxReplicas": 1,
+                                                   "size": 0})),
+            'The Rule "r4" is invalid: \n'
+            '* spec: Invalid value: "object": minReplicas must not exceed '
+            'maxReplicas\n'
+            '* spec: Invalid value: "object": failed rule: !has(self.size) || '
+            'self.size > 0\n')
+
+    def test_cel_message_expression(self):
+        schema = {"type": "object", "properties": {"spec": {
+            "type": "object",
+            "x-kubernetes-validations": [{
+                "rule": "self.name.startsWith('r-')",
+                "messageExpression": "'name must start with r-, got ' + "
+                                     "self.name"}],
+            "properties": {"name": {"type": "string"}}}}}
+        self.install(crd_dict("val.example.com", "Msg", "msgs",
+                              schema=schema))
+        path = self.kubectl.write(
+            "apiVersion: val.example.com/v1\nkind: Msg\nmetadata:\n"
+            "  name: m1\n  namespace: val\nspec:\n  name: bad\n")
+        self.fails("create", "-f", path, stderr=
+                   'The Msg "m1" is invalid: spec: Invalid value: "object": '
+                   'name must start with r-, got bad\n')
 
     def test_cel_transition_rule(self):
         self.assertEqual(
@@ -1639,30 +1760,28 @@ class VersionTests(CRDTestCase):
         return json.loads(data)
 
     def test_create_at_one_version_read_at_the_other(self):
+        # (the deprecation warnings are test_deprecation_warnings' subject)
         out, _ = self.apply_text(
             "apiVersion: ver.example.com/v1beta1\nkind: Gadget\nmetadata:\n"
             "  name: g1\n  namespace: ver\nspec:\n  color: red\n",
-            stderr="Warning: %s\n" % DEPRECATED_V1BETA1)
+            stderr=None)
         self.assertEqual(out, "gadget.ver.example.com/g1 created\n")
         # kubectl reads the preferred version, v1
         obj = json.loads(self.ok("get", "gadget", "g1", "-n", "ver", "-o",
                                  "json"))
         self.assertEqual((obj["apiVersion"], obj["kind"], obj["spec"]),
                          ("ver.example.com/v1", "Gadget", {"color": "red"}))
+        uid = obj["metadata"]["uid"]
         obj = json.loads(self.ok(
             "get", "gadgets.v1beta1.ver.example.com", "g1", "-n", "ver", "-o",
-            "json", stderr="Warning: %s\n" % DEPRECATED_V1BETA1))
-        self.assertEqual(obj["apiVersion"], "ver.example.com/v1beta1")
-        uid = obj["metadata"]["uid"]
+            "json", stderr=None))
+        self.assertEqual((obj["apiVersion"], obj["metadata"]["uid"]),
+                         ("ver.example.com/v1beta1", uid))
         # created at v1, read at v1beta1
         self.gadget("v1", "g2", "blue")
-        status, headers, data = self.server.request(
-            "GET", self.cr_path("ver.example.com", "v1beta1", "gadgets", "ver",
-                                "g2"), headers={"Accept": "application/json"})
-        self.assertEqual(status, 200)
-        self.assertEqual(headers.get("warning"),
-                         '299 - "%s"' % DEPRECATED_V1BETA1)
-        g2 = json.loads(data)
+        _, g2 = self.api("GET", self.cr_path("ver.example.com", "v1beta1",
+                                             "gadgets", "ver", "g2"),
+                         expect=200)
         self.assertEqual((g2["apiVersion"], g2["spec"]),
                          ("ver.example.com/v1beta1", {"color": "blue"}))
         # lists too
@@ -1676,23 +1795,50 @@ class VersionTests(CRDTestCase):
                               for i in lst["items"]],
                              [("ver.example.com/" + version, "g1"),
                               ("ver.example.com/" + version, "g2")])
-        # one object whichever version wrote it
-        self.assertEqual(self.api("GET", self.cr_path(
-            "ver.example.com", "v1", "gadgets", "ver", "g1"),
-            expect=200)[1]["metadata"]["uid"], uid)
-        # v1 is not deprecated: no warning
-        status, headers, _ = self.server.request(
-            "GET", self.cr_path("ver.example.com", "v1", "gadgets", "ver",
-                                "g2"), headers={"Accept": "application/json"})
-        self.assertNotIn("warning", headers)
-        # an update at v1beta1 keeps the object at v1 for v1 readers
+        # an update at v1beta1 is read at v1
         self.ok("patch", "gadgets.v1beta1.ver.example.com", "g2", "-n", "ver",
                 "--type=merge", "-p", '{"spec":{"color":"green"}}',
-                stderr="Warning: %s\n" % DEPRECATED_V1BETA1)
+                stderr=None)
         g2 = self.api("GET", self.cr_path("ver.example.com", "v1", "gadgets",
                                           "ver", "g2"), expect=200)[1]
         self.assertEqual((g2["apiVersion"], g2["spec"]),
                          ("ver.example.com/v1", {"color": "green"}))
+        # a body whose apiVersion is not the URL's version is refused
+        status, body = self.api(
+            "POST", self.cr_path("ver.example.com", "v1", "gadgets", "ver"),
+            {"apiVersion": "ver.example.com/v1beta1", "kind": "Gadget",
+             "metadata": {"name": "g3"}})
+        self.assertEqual((status, body["reason"]), (400, "BadRequest"), body)
+
+    def test_deprecation_warnings(self):
+        warning = "Warning: %s\n" % DEPRECATED_V1BETA1
+        out, _ = self.apply_text(
+            "apiVersion: ver.example.com/v1beta1\nkind: Gadget\nmetadata:\n"
+            "  name: dep\n  namespace: ver\nspec:\n  color: red\n",
+            stderr=warning)
+        self.assertEqual(out, "gadget.ver.example.com/dep created\n")
+        self.assertEqual(self.ok("get", "gadgets.v1beta1.ver.example.com",
+                                 "dep", "-n", "ver", "-o", "name",
+                                 stderr=warning),
+                         "gadget.ver.example.com/dep\n")
+        status, headers, _ = self.server.request(
+            "GET", self.cr_path("ver.example.com", "v1beta1", "gadgets", "ver",
+                                "dep"), headers={"Accept": "application/json"})
+        self.assertEqual(status, 200)
+        self.assertEqual(headers.get("warning"),
+                         '299 - "%s"' % DEPRECATED_V1BETA1)
+        # v1 is not deprecated: no warning
+        self.assertEqual(self.ok("get", "gadget", "dep", "-n", "ver", "-o",
+                                 "name"), "gadget.ver.example.com/dep\n")
+        status, headers, _ = self.server.request(
+            "GET", self.cr_path("ver.example.com", "v1", "gadgets", "ver",
+                                "dep"), headers={"Accept": "application/json"})
+        self.assertNotIn("warning", headers)
+        crd = self.crd_obj("gadgets.ver.example.com")
+        self.assertEqual([(v["name"], v.get("deprecated", False))
+                          for v in crd["spec"]["versions"]],
+                         [("v1beta1", True), ("v1", False),
+                          ("v1alpha1", False)])
 
     def test_discovery_and_unserved_version(self):
         v1 = {"groupVersion": "ver.example.com/v1", "version": "v1"}
@@ -1702,11 +1848,6 @@ class VersionTests(CRDTestCase):
             self.api("GET", "/apis/ver.example.com", expect=200)[1],
             {"kind": "APIGroup", "apiVersion": "v1", "name": "ver.example.com",
              "versions": [v1, v1beta1], "preferredVersion": v1})
-        _, lst = self.api("GET", "/apis/ver.example.com/v1beta1", expect=200)
-        # the hash names the storage version, whichever version lists it
-        self.assertEqual(lst["resources"][0]["storageVersionHash"],
-                         storage_version_hash("ver.example.com", "v1",
-                                              "Gadget"))
         self.api("GET", "/apis/ver.example.com/v1alpha1", expect=404)
         self.api("GET", self.cr_path("ver.example.com", "v1alpha1", "gadgets",
                                      "ver"), expect=404)
@@ -1716,6 +1857,11 @@ class VersionTests(CRDTestCase):
             ["gadgets", "", "ver.example.com/v1", "true", "Gadget"]])
         crd = self.crd_obj("gadgets.ver.example.com")
         self.assertEqual(crd["status"]["storedVersions"], ["v1"])
+        # the hash names the storage version, whichever version lists it
+        _, lst = self.api("GET", "/apis/ver.example.com/v1beta1", expect=200)
+        self.assertEqual(lst["resources"][0].get("storageVersionHash"),
+                         storage_version_hash("ver.example.com", "v1",
+                                              "Gadget"))
 
     def test_storage_version_switch(self):
         crd = fixture_docs("gadgets.ver.example.com.yaml")[0]
@@ -1736,15 +1882,6 @@ class VersionTests(CRDTestCase):
         live = self.crd_obj("gadgets.ver2.example.com")
         self.assertEqual(live["status"]["storedVersions"], ["v1", "v1beta1"])
         self.assertEqual(live["metadata"]["generation"], 2)
-        deadline = time.monotonic() + 10
-        want = storage_version_hash("ver2.example.com", "v1beta1", "Gadget")
-        while True:
-            _, lst = self.api("GET", "/apis/ver2.example.com/v1", expect=200)
-            if lst["resources"][0].get("storageVersionHash") == want or \
-                    time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
-        self.assertEqual(lst["resources"][0]["storageVersionHash"], want)
         # old and new objects read at both versions
         self.api("POST", self.cr_path("ver2.example.com", "v1", "gadgets",
                                       "ver"),
@@ -1759,6 +1896,16 @@ class VersionTests(CRDTestCase):
                                i["spec"]["color"]) for i in lst["items"]],
                              [("ver2.example.com/" + version, "new", "blue"),
                               ("ver2.example.com/" + version, "old", "red")])
+        # discovery's storageVersionHash follows the storage version
+        deadline = time.monotonic() + 10
+        want = storage_version_hash("ver2.example.com", "v1beta1", "Gadget")
+        while True:
+            _, lst = self.api("GET", "/apis/ver2.example.com/v1", expect=200)
+            got = lst["resources"][0].get("storageVersionHash")
+            if got in (want, None) or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertEqual(got, want)
 
 
 # ---------------------------------------------------------------------------
@@ -1875,14 +2022,15 @@ class CRDLifecycleTests(CRDTestCase):
         p1 = json.loads(self.ok("get", "paint", "p1", "-n", "life1", "-o",
                                 "json"))
         self.assertEqual(p1["spec"], {"color": "purple", "finish": "matte"})
-        # unchanged invalid values ratchet: metadata updates still work
-        self.assertEqual(self.ok("label", "paint", "p1", "-n", "life1",
-                                 "x=y"),
-                         "paint.evolve.example.com/p1 labeled\n")
         self.fails("patch", "paint", "p1", "-n", "life1", "--type=merge",
                    "-p", '{"spec":{"color":"green"}}', stderr=
                    'The Paint "p1" is invalid: spec.color: Unsupported value: '
                    '"green": supported values: "red", "blue"\n')
+        # unchanged invalid values ratchet (CRDValidationRatcheting, on by
+        # default since 1.30): metadata updates of p1 still work
+        self.assertEqual(self.ok("label", "paint", "p1", "-n", "life1",
+                                 "x=y"),
+                         "paint.evolve.example.com/p1 labeled\n")
         self.assertEqual(self.ok("patch", "paint", "p1", "-n", "life1",
                                  "--type=merge", "-p",
                                  '{"spec":{"color":"red"}}'),
@@ -2065,12 +2213,9 @@ class PythonClientCRDTests(unittest.TestCase):
 
         # delete: a Status naming the resource
         uid = cur["metadata"]["uid"]
-        st = self.custom.delete_namespaced_custom_object(*args, "n1")
-        self.assertEqual(st, {
-            "kind": "Status", "apiVersion": "v1", "metadata": {},
-            "status": "Success",
-            "details": {"name": "n1", "group": "py.example.com",
-                        "kind": "notes", "uid": uid}})
+        deleted = self.custom.delete_namespaced_custom_object(*args, "n1")
+        self.assertEqual((deleted["kind"], deleted["status"]),
+                         ("Status", "Success"))
         with self.assertRaises(ApiException) as ctx:
             self.custom.get_namespaced_custom_object(*args, "n1")
         body = self.error_body(ctx.exception, 404, "NotFound")
@@ -2114,6 +2259,12 @@ class PythonClientCRDTests(unittest.TestCase):
         with self.assertRaises(ApiException) as ctx:
             self.custom.list_namespaced_custom_object(*args)
         self.assertEqual(ctx.exception.status, 404)
+        # the Status of the delete (the generic registry's: no code)
+        self.assertEqual(deleted, {
+            "kind": "Status", "apiVersion": "v1", "metadata": {},
+            "status": "Success",
+            "details": {"name": "n1", "group": "py.example.com",
+                        "kind": "notes", "uid": uid}})
 
 
 # ---------------------------------------------------------------------------
@@ -2304,6 +2455,13 @@ class RealisticCRDTests(CRDTestCase):
                             'spec: Invalid value: "object": at least one of '
                             'commonName, dnsNames, uris or ipAddresses must '
                             'be set')
+        out = self.ok("explain", "certificate.spec.issuerRef")
+        self.assertEqual(out.splitlines()[:3],
+                         ["GROUP:      cert-manager.io",
+                          "KIND:       Certificate", "VERSION:    v1"])
+        self.assertIn("The issuer that signs the certificate.", out)
+        self.assertRegex(out, r"(?m)^  name\t<string> -required-$")
+        self.assertRegex(out, r"(?m)^  kind\t<string>$")
         # an enum violation: the CEL rule is not run
         bad = yaml.safe_load(CERTIFICATE)
         bad["metadata"]["name"] = "dsa"
@@ -2313,13 +2471,6 @@ class RealisticCRDTests(CRDTestCase):
                               '* spec.privateKey.algorithm: Unsupported '
                               'value: "DSA": supported values: "RSA", '
                               '"ECDSA", "Ed25519"\n* ' + CEL_SKIPPED + "\n")
-        out = self.ok("explain", "certificate.spec.issuerRef")
-        self.assertEqual(out.splitlines()[:3],
-                         ["GROUP:      cert-manager.io",
-                          "KIND:       Certificate", "VERSION:    v1"])
-        self.assertIn("The issuer that signs the certificate.", out)
-        self.assertRegex(out, r"(?m)^  name\t<string> -required-$")
-        self.assertRegex(out, r"(?m)^  kind\t<string>$")
 
     def test_prometheus_service_monitor(self):
         self.install_fixture("servicemonitors.monitoring.coreos.com.yaml")
@@ -2436,3 +2587,161 @@ class RealisticCRDTests(CRDTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# ---------------------------------------------------------------------------
+# conversion webhooks
+# ---------------------------------------------------------------------------
+
+class ConversionWebhook:
+    """An HTTPS conversion webhook on 127.0.0.1 with a CA of its own (made with
+    the openssl command): example.com-style v1 objects keep spec.color, v2
+    ones spec.colour."""
+
+    def __init__(self, directory):
+        import http.server
+        import socketserver
+        import ssl
+        import subprocess
+        import threading
+        self.dir = directory
+        ca_key, ca_crt = self.path("ca.key"), self.path("ca.crt")
+        key, csr, crt = self.path("tls.key"), self.path("tls.csr"), self.path("tls.crt")
+        ext = self.path("ext.cnf")
+        with open(ext, "w") as f:
+            f.write("subjectAltName=IP:127.0.0.1\n")
+        for cmd in (
+                ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                 "-subj", "/CN=webhook-ca", "-keyout", ca_key, "-out", ca_crt],
+                ["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+                 "-keyout", key, "-out", csr],
+                ["openssl", "x509", "-req", "-in", csr, "-CA", ca_crt, "-CAkey", ca_key,
+                 "-CAcreateserial", "-days", "1", "-extfile", ext, "-out", crt]):
+            subprocess.run(cmd, check=True, capture_output=True)
+        with open(ca_crt, "rb") as f:
+            self.ca_bundle = base64.b64encode(f.read()).decode()
+        self.reviews = []
+        webhook = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                review = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                webhook.reviews.append((self.path, review))
+                request = review["request"]
+                desired = request["desiredAPIVersion"]
+                converted = []
+                for obj in request["objects"]:
+                    obj = copy.deepcopy(obj)
+                    spec = obj.setdefault("spec", {})
+                    if desired.endswith("/v2") and "color" in spec:
+                        spec["colour"] = spec.pop("color")
+                    if desired.endswith("/v1") and "colour" in spec:
+                        spec["color"] = spec.pop("colour")
+                    obj["apiVersion"] = desired
+                    converted.append(obj)
+                body = json.dumps({
+                    "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+                    "response": {"uid": request["uid"], "result": {"status": "Success"},
+                                 "convertedObjects": converted}}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+            daemon_threads = True
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(crt, key)
+        self.httpd.socket = ctx.wrap_socket(self.httpd.socket, server_side=True)
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join()
+
+
+class ConversionWebhookTests(CRDTestCase):
+    namespaces = ("conv",)
+
+    def test_webhook_converts_between_versions(self):
+        import tempfile
+        directory = tempfile.mkdtemp(prefix="kas-it-webhook-")
+        webhook = ConversionWebhook(directory)
+        try:
+            self.check_conversion(webhook)
+        finally:
+            webhook.stop()
+            import shutil
+            shutil.rmtree(directory, ignore_errors=True)
+
+    def check_conversion(self, webhook):
+        schema = {"openAPIV3Schema": {"type": "object", "properties": {
+            "spec": {"type": "object", "properties": {
+                "color": {"type": "string"}, "colour": {"type": "string"}}}}}}
+        crd = crd_dict("conv.example.com", "Paint", "paints")
+        crd["spec"]["versions"] = [
+            {"name": "v1", "served": True, "storage": True, "schema": schema},
+            {"name": "v2", "served": True, "storage": False, "schema": schema}]
+        url = "https://127.0.0.1:%d/convert" % webhook.port
+        crd["spec"]["conversion"] = {"strategy": "Webhook", "webhook": {
+            "conversionReviewVersions": ["v1"],
+            "clientConfig": {"url": url, "caBundle": webhook.ca_bundle}}}
+        self.install(crd)
+        v1 = self.cr_path("conv.example.com", "v1", "paints", "conv")
+        v2 = self.cr_path("conv.example.com", "v2", "paints", "conv")
+        # Written at v1 (the storage version): no call; read at v2 through the webhook.
+        self.api("POST", v1, {"apiVersion": "conv.example.com/v1", "kind": "Paint",
+                              "metadata": {"name": "p1"}, "spec": {"color": "red"}},
+                 expect=201)
+        self.assertEqual(webhook.reviews, [])
+        _, got = self.api("GET", v2 + "/p1", expect=200)
+        self.assertEqual(got["apiVersion"], "conv.example.com/v2")
+        self.assertEqual(got["spec"], {"colour": "red"})
+        path, review = webhook.reviews[-1]
+        self.assertEqual(path, "/convert?timeout=30s")
+        self.assertEqual(review["apiVersion"], "apiextensions.k8s.io/v1")
+        self.assertEqual(review["kind"], "ConversionReview")
+        self.assertEqual(review["request"]["desiredAPIVersion"], "conv.example.com/v2")
+        self.assertRegex(review["request"]["uid"], UUID)
+        # Written at v2: stored as v1 (converted by the webhook), read back at v1.
+        self.api("POST", v2, {"apiVersion": "conv.example.com/v2", "kind": "Paint",
+                              "metadata": {"name": "p2"}, "spec": {"colour": "blue"}},
+                 expect=201)
+        _, got = self.api("GET", v1 + "/p2", expect=200)
+        self.assertEqual((got["apiVersion"], got["spec"]), ("conv.example.com/v1",
+                                                            {"color": "blue"}))
+        out = self.ok("get", "paints.v2.conv.example.com", "-n", "conv", "-o",
+                      "jsonpath={range .items[*]}{.metadata.name}={.spec.colour} {end}")
+        self.assertEqual(out, "p1=red p2=blue ")
+        # The webhook gone: what needs it fails with upstream's 500 (each stored version is
+        # converted once and kept, so p1 and p2 still read), v1 still works.
+        webhook.stop()
+        self.api("POST", v1, {"apiVersion": "conv.example.com/v1", "kind": "Paint",
+                              "metadata": {"name": "p3"}, "spec": {"color": "green"}},
+                 expect=201)
+        status, body = self.api("GET", v2 + "/p3")
+        self.assertEqual(status, 500)
+        self.assertEqual(body["reason"], "InternalError")
+        self.assertEqual(
+            body["message"],
+            'Internal error occurred: conversion webhook for conv.example.com/v1, Kind=Paint '
+            'failed: Post "%s?timeout=30s": dial tcp 127.0.0.1:%d: connect: connection refused'
+            % (url, webhook.port))
+        status, body = self.api("POST", v2, {
+            "apiVersion": "conv.example.com/v2", "kind": "Paint",
+            "metadata": {"name": "p4"}, "spec": {"colour": "grey"}})
+        self.assertEqual((status, body["reason"]), (500, "InternalError"))
+        self.api("GET", v1 + "/p3", expect=200)
+        self.api("GET", v2 + "/p1", expect=200)

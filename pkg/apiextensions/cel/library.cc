@@ -18,18 +18,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <unordered_map>
 
 #include "pkg/apiextensions/cel/functions.h"
-#include "pkg/apiextensions/cel/regex.h"
+#include "pkg/genericserver/apimachinery/regex/regex.h"
 #include "pkg/genericserver/apimachinery/schema/go_values.h"
 
 namespace apiextensions::cel {
 
 namespace {
 
+using apimachinery::regex::Regex;
 using Args = std::vector<Value>;
 
 int64_t StrCost(size_t len) {
@@ -430,24 +430,6 @@ std::vector<Value> Split(std::string_view s, std::string_view sep, int64_t n) {
   }
   out.push_back(Value::String(std::string(s.substr(pos))));
   return out;
-}
-
-// --- Regex cache ------------------------------------------------------------------------------
-
-std::shared_ptr<const Regex> CompileCached(const std::string& pattern, std::string* error) {
-  static std::mutex mu;
-  static std::unordered_map<std::string, std::shared_ptr<const Regex>> cache;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = cache.find(pattern);
-    if (it != cache.end()) return it->second;
-  }
-  auto re = Regex::Compile(pattern, error);
-  if (!re) return nullptr;
-  std::lock_guard<std::mutex> lock(mu);
-  if (cache.size() > 256) cache.clear();
-  cache.emplace(pattern, re);
-  return re;
 }
 
 int64_t RegexCost(size_t str_len, size_t pattern_len) {
@@ -1450,34 +1432,31 @@ void RegisterStrings(Builder& b) {
   });
   auto matches = [](EvalContext& ctx, const Args& a) {
     ctx.AddCost(RegexCost(a[0].str().size(), a[1].str().size()));
-    std::string err;
-    auto re = CompileCached(a[1].str(), &err);
-    if (!re) return Value::Error(err);
-    return Value::Bool(re->Find(a[0].str()).has_value());
+    auto re = Regex::CompileCached(a[1].str());
+    if (!re) return Value::Error(re.error());
+    return Value::Bool((*re)->MatchString(a[0].str()));
   };
   b.Member("matches", {S, S}, B, matches);
   b.Global("matches", {S, S}, B, matches);
   b.Member("find", {S, S}, S, [](EvalContext& ctx, const Args& a) {
     ctx.AddCost(RegexCost(a[0].str().size(), a[1].str().size()));
-    std::string err;
-    auto re = CompileCached(a[1].str(), &err);
-    if (!re) return Value::Error(err);
-    auto m = re->Find(a[0].str());
+    auto re = Regex::CompileCached(a[1].str());
+    if (!re) return Value::Error(re.error());
+    auto m = (*re)->Find(a[0].str());
     return Value::String(m ? a[0].str().substr(m->start, m->end - m->start) : "");
   });
   auto find_all = [](EvalContext& ctx, const Args& a) {
     ctx.AddCost(RegexCost(a[0].str().size(), a[1].str().size()));
     int64_t limit = a.size() > 2 ? a[2].i : -1;
-    std::string err;
-    auto re = CompileCached(a[1].str(), &err);
-    if (!re) return Value::Error(err);
+    auto re = Regex::CompileCached(a[1].str());
+    if (!re) return Value::Error(re.error());
     std::vector<Value> out;
     const std::string& s = a[0].str();
     size_t from = 0;
     size_t prev_end = std::string::npos;
     while (limit < 0 || static_cast<int64_t>(out.size()) < limit) {
       if (from > s.size()) break;
-      auto m = re->Find(s, from);
+      auto m = (*re)->Find(s, from);
       if (!m) break;
       if (m->start == m->end && m->start == prev_end) {
         // Go skips an empty match right after the previous match.

@@ -1,5 +1,10 @@
 #include "pkg/apiextensions/registry/custom_resource.h"
 
+#include <openssl/sha.h>
+
+#include <algorithm>
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "pkg/apiextensions/cel/rules.h"
@@ -8,26 +13,109 @@
 #include "pkg/genericserver/endpoints/openapi/naming.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/scale_view.h"
+#include "pkg/util/base64.h"
 
 namespace apiextensions {
 namespace {
 
 using nlohmann::json;
 
+// The value at a field path as errors print it ("spec.items[0].name", "spec.map[key]"),
+// or null when absent; `found` says which.
+const json* At(const json& object, std::string_view path) {
+  const json* node = &object;
+  size_t i = 0;
+  while (i < path.size() && node) {
+    if (path[i] == '.') ++i;
+    if (i < path.size() && path[i] == '[') {
+      const size_t close = path.find(']', i);
+      if (close == std::string_view::npos) return nullptr;
+      const std::string key(path.substr(i + 1, close - i - 1));
+      i = close + 1;
+      if (node->is_array()) {
+        char* end = nullptr;
+        const long index = std::strtol(key.c_str(), &end, 10);
+        if (*end != '\0' || index < 0 || static_cast<size_t>(index) >= node->size()) return nullptr;
+        node = &(*node)[index];
+      } else if (node->is_object() && node->contains(key)) {
+        node = &(*node)[key];
+      } else {
+        return nullptr;
+      }
+      continue;
+    }
+    const size_t end = path.find_first_of(".[", i);
+    const std::string key(path.substr(i, end == std::string_view::npos ? end : end - i));
+    i = end == std::string_view::npos ? path.size() : end;
+    if (!node->is_object() || !node->contains(key)) return nullptr;
+    node = &(*node)[key];
+  }
+  return node;
+}
+
+// Whether the value an error is about is the same in the stored object (both absent counts
+// when their parents are the same).
+bool Unchanged(std::string_view path, const json& object, const json& old) {
+  if (path.empty() || path == "<nil>") return false;
+  const json* now = At(object, path);
+  const json* before = At(old, path);
+  if (now && before) return *now == *before;
+  if (now || before) return false;
+  const size_t cut = path.find_last_of(".[");
+  if (cut == std::string_view::npos || cut == 0) return false;
+  return Unchanged(path.substr(0, cut), object, old);
+}
+
+// Whether some node of the schema has x-kubernetes-validations.
+bool HasRules(const json& schema) {
+  if (schema.is_object()) {
+    if (schema.contains("x-kubernetes-validations")) return true;
+    for (const auto& [key, value] : schema.items()) {
+      if (key != "default" && key != "enum" && key != "example" && HasRules(value)) return true;
+    }
+  } else if (schema.is_array()) {
+    for (const json& v : schema) {
+      if (HasRules(v)) return true;
+    }
+  }
+  return false;
+}
+
 // What the strategies and the pruner of one served version share.
 struct VersionSchema {
   json schema;                                // openAPIV3Schema; null when absent
-  std::shared_ptr<const cel::RuleSet> rules;  // null when the schema has none
+  std::shared_ptr<const cel::RuleSet> rules;  // null when the schema has no rules
   json components;                            // for OpenAPI: the kind's schema by name
 };
+
+namespace v = apimachinery::validation;
+
+// Errors that make CEL rules pointless to run, as upstream's hasBlockingErr decides.
+bool Blocking(const v::FieldError& e) {
+  return e.type == v::kFieldValueNotSupported || e.type == v::kFieldValueRequired ||
+         e.type == v::kFieldValueTypeInvalid;
+}
 
 registry::FieldErrors ValidateAgainst(const VersionSchema& s, const json& object, const json* old) {
   registry::FieldErrors errors;
   if (!s.schema.is_object()) return errors;
-  errors = schema::ValidateCustomResource(s.schema, object);
-  if (s.rules) {
-    for (auto& e : s.rules->Validate(object, old)) errors.push_back(std::move(e));
+  for (auto& e : schema::ValidateCustomResource(s.schema, object)) {
+    // Ratcheting (on by default since 1.30): an update may keep a value the schema now
+    // refuses, as long as it does not change it.
+    if (old && Unchanged(e.field, object, *old)) continue;
+    errors.push_back(std::move(e));
   }
+  // Upstream has a CEL validator only for schemas with rules; only then is this said.
+  if (!s.rules) return errors;
+  if (std::any_of(errors.begin(), errors.end(), Blocking)) {
+    v::FieldError note = v::FieldInvalid("<nil>", "null",
+                                         "some validation rules were not checked because the "
+                                         "object was invalid; correct the existing errors to "
+                                         "complete validation");
+    errors.push_back(std::move(note));
+    return errors;
+  }
+  for (auto& e : s.rules->Validate(object, old)) errors.push_back(std::move(e));
   return errors;
 }
 
@@ -46,6 +134,7 @@ class CustomResourceStrategy final : public registry::Strategy {
     return ValidateAgainst(*schema_, object, &old);
   }
   bool TracksGeneration() const override { return true; }
+  bool AllowUnconditionalUpdate() const override { return false; }
   bool HasStatusSubresource() const override { return status_; }
   // Without a status subresource every change outside metadata counts, status included.
   bool GenerationChanged(const json& object, const json& old) const override {
@@ -68,6 +157,7 @@ class CustomResourceStatusStrategy final : public registry::StatusStrategy {
   registry::FieldErrors ValidateUpdate(const json& object, const json& old) const override {
     return ValidateAgainst(*schema_, object, &old);
   }
+  bool AllowUnconditionalUpdate() const override { return false; }
 
  private:
   std::shared_ptr<const VersionSchema> schema_;
@@ -116,7 +206,81 @@ json PublishedSchema(const json& schema, const std::string& group, const std::st
   return out;
 }
 
+// "v1beta2" -> {kind, major, minor}: kind 3 GA, 2 beta, 1 alpha, 0 anything else.
+struct VersionKey {
+  int kind = 0;
+  long long major = 0;
+  long long minor = 0;
+};
+
+// Digits without a leading zero, as a number (saturated), or -1 when s is not that.
+long long Number(std::string_view s) {
+  if (s.empty() || s[0] == '0') return -1;
+  long long n = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return -1;
+    n = std::min(n * 10 + (c - '0'), 1LL << 50);
+  }
+  return n;
+}
+
+VersionKey Key(std::string_view v) {
+  if (!v.starts_with('v')) return {};
+  v.remove_prefix(1);
+  const size_t letters = v.find_first_not_of("0123456789");
+  VersionKey k;
+  k.major = Number(v.substr(0, letters));
+  if (k.major < 0) return {};
+  if (letters == std::string_view::npos) {
+    k.kind = 3;
+    return k;
+  }
+  std::string_view rest = v.substr(letters);
+  for (auto [word, kind] :
+       {std::pair{std::string_view("alpha"), 1}, {std::string_view("beta"), 2}}) {
+    if (rest.starts_with(word)) {
+      k.minor = Number(rest.substr(word.size()));
+      if (k.minor < 0) return {};
+      k.kind = kind;
+      return k;
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+bool VersionPriorityLess(const std::string& a, const std::string& b) {
+  const VersionKey ka = Key(a), kb = Key(b);
+  if (ka.kind != kb.kind) return ka.kind > kb.kind;
+  if (ka.kind == 0) return a < b;
+  if (ka.major != kb.major) return ka.major > kb.major;
+  return ka.minor > kb.minor;
+}
+
+std::string StorageVersionHash(const std::string& group, const std::string& version,
+                               const std::string& kind) {
+  const std::string gvk = group + "/" + version + "/" + kind;
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(gvk.data()), gvk.size(), digest);
+  return util::Base64Encode(std::string_view(reinterpret_cast<const char*>(digest), 8));
+}
+
+std::string DefaultDeprecationWarning(const json& crd, const std::string& version,
+                                      const std::string& kind) {
+  const json& spec = crd.at("spec");
+  const std::string group = String(spec, "group");
+  std::string message = group + "/" + version + " " + kind + " is deprecated";
+  std::vector<std::string> current;
+  for (const json& v : spec.value("versions", json::array())) {
+    if (v.is_object() && v.value("served", false) && !v.value("deprecated", false)) {
+      current.push_back(String(v, "name"));
+    }
+  }
+  if (current.empty()) return message;
+  std::sort(current.begin(), current.end(), VersionPriorityLess);
+  return message + "; use " + group + "/" + current.front() + " " + kind;
+}
 
 std::string StorageVersion(const json& crd) {
   for (const json& v : crd["spec"].value("versions", json::array())) {
@@ -152,12 +316,20 @@ std::expected<registry::ResourceSpecPtr, std::string> CustomResourceSpec(
   out->categories = Strings(accepted, "categories");
   if (out->kind.empty() || out->plural.empty()) return std::unexpected("names not accepted");
   out->namespaced = String(spec, "scope") != "Cluster";
+  out->verbs = {"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"};
+  out->storage_version_hash = StorageVersionHash(out->group, StorageVersion(crd), out->kind);
+  if (served->value("deprecated", false)) {
+    out->deprecation_warning = String(*served, "deprecationWarning");
+    if (out->deprecation_warning.empty()) {
+      out->deprecation_warning = DefaultDeprecationWarning(crd, version, out->kind);
+    }
+  }
 
   auto schema = std::make_shared<VersionSchema>();
   if (served->contains("schema") && (*served)["schema"].is_object()) {
     schema->schema = (*served)["schema"].value("openAPIV3Schema", json());
   }
-  if (schema->schema.is_object()) {
+  if (schema->schema.is_object() && HasRules(schema->schema)) {
     auto rules = cel::Compile(
         schema->schema, "spec.versions[" + std::to_string(index) + "].schema.openAPIV3Schema");
     if (rules) schema->rules = *rules;
@@ -199,6 +371,21 @@ std::expected<registry::ResourceSpecPtr, std::string> CustomResourceSpec(
                                  registry::NewScaleView(std::move(paths))});
   }
   AddPrinterColumns(*out, served->value("additionalPrinterColumns", json::array()));
+  // selectableFields: ".spec.color" is selected as "spec.color", by its value's text.
+  for (const json& field : served->value("selectableFields", json::array())) {
+    const std::string path = String(field, "jsonPath");
+    if (path.size() < 2) continue;
+    out->fields[path.substr(1)] = [steps = registry::SplitSimplePath(path)](const json& object) {
+      const json* node = &object;
+      for (const std::string& key : steps) {
+        if (!node->is_object() || !node->contains(key)) return std::string();
+        node = &(*node)[key];
+      }
+      if (node->is_string()) return node->get<std::string>();
+      if (node->is_boolean() || node->is_number_integer()) return node->dump();
+      return std::string();
+    };
+  }
   out->schema_name = definition;
   out->components = &schema->components;
   out->unstructured = std::make_shared<Pruner>(schema);

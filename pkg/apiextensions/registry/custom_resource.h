@@ -21,4 +21,18 @@ std::expected<registry::ResourceSpecPtr, std::string> CustomResourceSpec(
 // The version of crd.spec.versions marked as storage ("" when none is).
 std::string StorageVersion(const nlohmann::json& crd);
 
+// Discovery's storageVersionHash: the first 8 bytes of SHA-256 of "group/version/kind", in
+// base64, as upstream computes it.
+std::string StorageVersionHash(const std::string& group, const std::string& version,
+                               const std::string& kind);
+
+// "<group>/<version> <Kind> is deprecated; use <group>/<newest served version> <Kind>", as
+// upstream warns for a deprecated version without its own deprecationWarning.
+std::string DefaultDeprecationWarning(const nlohmann::json& crd, const std::string& version,
+                                      const std::string& kind);
+
+// Kubernetes' version order: GA before beta before alpha, higher numbers first, anything
+// else after them alphabetically ("v2", "v1", "v1beta2", "v1beta1", "v1alpha1", "foo").
+bool VersionPriorityLess(const std::string& a, const std::string& b);
+
 }  // namespace apiextensions

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "pkg/apiextensions/schema/format_checks.h"
-#include "pkg/apiextensions/schema/regex.h"
+#include "pkg/genericserver/apimachinery/regex/regex.h"
 #include "pkg/util/duration.h"
 
 namespace apiextensions::schema {
@@ -36,7 +36,7 @@ constexpr std::string_view kCreditCardPattern =
     R"(^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$)";
 
 bool Matches(std::string_view pattern, std::string_view value) {
-  auto re = Regex::CompileCached(pattern);
+  auto re = apimachinery::regex::Regex::CompileCached(pattern);
   return re && (*re)->MatchString(value);
 }
 

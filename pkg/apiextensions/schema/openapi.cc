@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/apiextensions/schema/formats.h"
-#include "pkg/apiextensions/schema/regex.h"
 #include "pkg/apiextensions/schema/schema_node.h"
 #include "pkg/apiextensions/schema/values.h"
+#include "pkg/genericserver/apimachinery/regex/regex.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
 
 namespace apiextensions::schema {
@@ -419,7 +419,7 @@ class Validator {
     }
     const std::string pattern = node::String(&s, "pattern");
     if (!pattern.empty()) {
-      auto re = Regex::CompileCached(pattern);
+      auto re = apimachinery::regex::Regex::CompileCached(pattern);
       if (!re) {
         r.Add(Invalid(path,
                       path + kIn + " should match '" + pattern +

@@ -161,9 +161,6 @@ FieldErrors ValidateStructural(const nlohmann::json& schema, const std::string& 
 // NewStructural succeeds and ValidateStructural finds nothing.
 bool IsStructural(const nlohmann::json& schema);
 
-// regex.cc: Go's regexp.Compile error text for a pattern, if it does not compile.
-std::optional<std::string> GoRegexpError(std::string_view pattern);
-
 // default_values.cc: defaults pruned and valid (upstream's defaulting.ValidateDefaults).
 FieldErrors ValidateDefaults(const nlohmann::json& schema, const std::string& path,
                              bool require_pruned);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/apiextensions/validation/internal.h"
+#include "pkg/genericserver/apimachinery/regex/regex.h"
 
 namespace apiextensions::validation::internal {
 
@@ -236,10 +237,10 @@ class Validator {
     if (const json* n = Object(s, "not")) Nested(*n, false, false, lvl, Child(path, "not"));
     const std::string pattern = Str(&s, "pattern");
     if (!pattern.empty()) {
-      if (auto err = GoRegexpError(pattern)) {
+      if (auto re = apimachinery::regex::Regex::CompileCached(pattern); !re) {
         errors_.push_back(
             v::FieldInvalid(Child(path, "pattern"), pattern,
-                            "must be a valid regular expression, but isn't: " + *err));
+                            "must be a valid regular expression, but isn't: " + re.error()));
       }
     }
   }

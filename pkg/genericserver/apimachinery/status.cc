@@ -39,7 +39,7 @@ std::string EncodeStatus(const Status& s) {
     if (sd.retry_after_seconds) d["retryAfterSeconds"] = sd.retry_after_seconds;
     j["details"] = std::move(d);
   }
-  j["code"] = s.code;
+  if (s.code != 0) j["code"] = s.code;  // omitempty
   return j.dump();
 }
 
@@ -174,7 +174,7 @@ Status NewNotAcceptable(std::string message) {
 Status NewDeleted(const GroupResource& r, std::string_view name, std::string_view uid) {
   Status s;
   s.status = "Success";
-  s.code = 200;
+  s.code = 0;  // upstream's registry leaves the code out of this Status
   StatusDetails d = ResourceDetails(r, name);
   d.uid = std::string(uid);
   s.details = d;

@@ -52,6 +52,7 @@ std::string EncodeAPIResourceList(const std::string& group_version,
     j["verbs"] = r.verbs;
     if (!r.short_names.empty()) j["shortNames"] = r.short_names;
     if (!r.categories.empty()) j["categories"] = r.categories;
+    if (!r.storage_version_hash.empty()) j["storageVersionHash"] = r.storage_version_hash;
     list.push_back(std::move(j));
   }
   Json j = {{"kind", "APIResourceList"}};

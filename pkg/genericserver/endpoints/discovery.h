@@ -25,6 +25,7 @@ struct APIResource {
   std::vector<std::string> verbs;
   std::vector<std::string> short_names;
   std::vector<std::string> categories;
+  std::string storage_version_hash;  // legacy discovery only; empty: left out
 };
 
 // One group as discovery lists it; versions in preference order (first is preferred).

@@ -57,7 +57,10 @@ std::vector<APIResource> DiscoveryResources(const registry::ResourceSpec& spec) 
   main.namespaced = spec.namespaced;
   main.kind = spec.kind;
   main.verbs = spec.verbs;
-  std::sort(main.verbs.begin(), main.verbs.end());
+  // Built-in kinds list their verbs sorted; custom resources in the order upstream's CRD
+  // discovery writes them.
+  if (!spec.unstructured) std::sort(main.verbs.begin(), main.verbs.end());
+  main.storage_version_hash = spec.storage_version_hash;
   main.short_names = spec.short_names;
   main.categories = spec.categories;
   out.push_back(std::move(main));

@@ -141,6 +141,9 @@ struct ResourceSpec {
   // type-checked as a Go type would decode them; no strategic merge patch. Null for
   // built-in kinds.
   std::shared_ptr<const UnstructuredSchema> unstructured;
+  // Discovery's storageVersionHash (upstream's hash of the storage group/version/kind);
+  // empty: not reported.
+  std::string storage_version_hash;
 
   std::string GroupVersion() const { return group.empty() ? version : group + "/" + version; }
   apimachinery::GroupResource Resource() const { return {group, plural}; }

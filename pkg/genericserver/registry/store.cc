@@ -101,8 +101,9 @@ Result<storage::SelectionPredicate> Store::Predicate(const ListOptions& options)
         spec_->fields.contains(r.field)) {
       continue;
     }
-    return std::unexpected(apimachinery::NewBadRequest(
-        apimachinery::fields::UnsupportedFieldMessage(spec_->Resource(), r.field)));
+    return std::unexpected(
+        apimachinery::NewBadRequest(apimachinery::fields::UnsupportedFieldMessage(
+            spec_->Resource(), r.field, spec_->unstructured != nullptr)));
   }
   auto spec = spec_;
   auto label_selector = std::make_shared<apimachinery::labels::Selector>(std::move(*labels));

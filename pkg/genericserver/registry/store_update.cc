@@ -77,9 +77,13 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
       co_return std::unexpected(apimachinery::NewConflict(spec_->Resource(), name, kModified));
     }
     if (rv.empty() && !s.AllowUnconditionalUpdate()) {
-      co_return std::unexpected(v::NewInvalid(
-          spec_->group, spec_->kind, name,
-          {v::FieldInvalid("metadata.resourceVersion", "0x0", "must be specified for an update")}));
+      co_return std::unexpected(
+          v::NewInvalid(spec_->group, spec_->kind, name, {[] {
+                          v::FieldError e = v::FieldInvalid("metadata.resourceVersion", "0x0",
+                                                            "must be specified for an update");
+                          e.value_form = v::ValueForm::kVerbatim;  // a uint64 printed with %#v
+                          return e;
+                        }()}));
     }
     auto prepared = co_await PrepareUpdate(std::move(object), *old, s);
     if (!prepared) co_return std::unexpected(prepared.error());

@@ -336,7 +336,10 @@ class SecureServer::Impl::Session::Writer final : public ResponseWriter {
   template <class Message>
   void SetHeaders(Message& res, const Headers& headers) {
     res.set(http::field::date, HttpDate());
-    for (const auto& [k, v] : extra_.Items()) res.set(k, v);
+    // Extra headers replace the response's own, but one a handler added several times
+    // (Warning) is sent as many times.
+    for (const auto& [k, v] : extra_.Items()) res.erase(k);
+    for (const auto& [k, v] : extra_.Items()) res.insert(k, v);
     for (const auto& [k, v] : headers.Items()) res.insert(k, v);
   }
 

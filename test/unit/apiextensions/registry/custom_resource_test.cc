@@ -71,8 +71,9 @@ TEST_CASE("custom resources are pruned and defaulted by their schema", "[crd-reg
   json object = {{"apiVersion", "example.com/v1"},
                  {"kind", "Widget"},
                  {"metadata", {{"name", "w"}}},
+                 {"extra", true},
                  {"spec", {{"color", "red"}, {"junk", 1}}}};
-  CHECK(spec->unstructured->Prune(object) == std::vector<std::string>{"spec.junk"});
+  CHECK(spec->unstructured->Prune(object) == std::vector<std::string>{"extra", "spec.junk"});
   spec->strategy->Default(object);
   CHECK(object["spec"] == json{{"color", "red"}, {"replicas", 1}});
   object["spec"]["replicas"] = "three";

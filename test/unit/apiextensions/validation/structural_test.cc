@@ -209,27 +209,14 @@ TEST_CASE("CRD structural schema: patterns must compile as Go regular expression
   auto pattern_errors = [](const std::string& pattern) {
     return Create(WithSchema(SpecSchema(json{{"type", "string"}, {"pattern", pattern}})));
   };
-  for (const char* ok : {"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", R"(\d+\.\d+)", "(?i)abc", "(?P<n>x)|y",
-                         "(?<n>x)", "a{2,}", "x{", "[[:alpha:]_-]+", R"(\p{Greek}\pL)", "[]a]",
-                         R"(\x41\x{263a}\Q*+\E)", "(?s:.)*?"}) {
+  // The engine's own cases, Go's error texts included: test/unit/apimachinery/regex/.
+  for (const char* ok : {"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "(?<n>x)", R"(\p{Greek}\pL)"}) {
     INFO(ok);
     CHECK(pattern_errors(ok).empty());
   }
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"(?=a)", "invalid or unsupported Perl syntax: `(?=`"},
       {"(?<=a)b", "invalid named capture: `(?<=a)b`"},
-      {"a(b", "missing closing ): `a(b`"},
       {"a)", "unexpected ): `a)`"},
-      {"[a", "missing closing ]: `[a`"},
-      {R"(\k)", R"(invalid escape sequence: `\k`)"},
-      {R"(a\1)", R"(invalid escape sequence: `\1`)"},
-      {"*a", "missing argument to repetition operator: `*`"},
-      {"(|+)", "missing argument to repetition operator: `+`"},
-      {"a**", "invalid nested repetition operator: `**`"},
-      {"a{1001}", "invalid repeat count: `{1001}`"},
-      {"a{2,1}", "invalid repeat count: `{2,1}`"},
-      {"[z-a]", "invalid character class range: `z-a`"},
-      {"[[:word2:]]", "invalid character class range: `[:word2:]`"},
       {R"(a\)", "trailing backslash at end of expression: ``"},
   };
   for (const auto& [pattern, error] : bad) {
