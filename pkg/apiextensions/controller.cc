@@ -132,9 +132,7 @@ class Controller : public std::enable_shared_from_this<Controller> {
       std::lock_guard lock(mu_);
       if (auto it = served_.find(name); it != served_.end() && it->second == key) return {};
     }
-    KLOG_V(4) << "serving CustomResourceDefinition " << name;
     auto served = serving_.Serve(crd);
-    KLOG_V(4) << "served CustomResourceDefinition " << name;
     if (!served) return served;
     std::lock_guard lock(mu_);
     served_[name] = key;
@@ -151,9 +149,7 @@ class Controller : public std::enable_shared_from_this<Controller> {
       co_return next;
     };
     registry::WriteOptions options;
-    KLOG_V(4) << "updating the status of CustomResourceDefinition " << name;
     auto updated = co_await crds_->Update("", name, update, options, status);
-    KLOG_V(4) << "updated the status of CustomResourceDefinition " << name;
     if (!updated && updated.error().code != 404) {
       KLOG_WARNING << "updating the status of CustomResourceDefinition " << name << ": "
                    << updated.error().message;

@@ -98,21 +98,6 @@ class ServingHandler final : public genericserver::Handler {
   genericserver::Handler& not_found_;
 };
 
-// Whether a schema gives any default (objects read from storage are then defaulted).
-bool HasDefaults(const json& schema) {
-  if (schema.is_object()) {
-    if (schema.contains("default")) return true;
-    for (const auto& [key, value] : schema.items()) {
-      if (key != "enum" && key != "example" && HasDefaults(value)) return true;
-    }
-  } else if (schema.is_array()) {
-    for (const json& v : schema) {
-      if (HasDefaults(v)) return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 CustomResourceServing::CustomResourceServing(storage::StorageFactory& storage,
@@ -162,7 +147,10 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
   }
   const bool by_webhook = webhook || !webhook_error.empty();
   for (const json& v : versions) {
-    if (v.is_object() && v.contains("schema") && HasDefaults(v["schema"])) wrap = true;
+    if (v.is_object() && v.contains("schema") && v["schema"].is_object() &&
+        SchemaUses(v["schema"].value("openAPIV3Schema", json()), "default")) {
+      wrap = true;
+    }
   }
   for (const json& v : versions) {
     if (!v.is_object()) continue;

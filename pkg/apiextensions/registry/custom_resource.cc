@@ -66,21 +66,6 @@ bool Unchanged(std::string_view path, const json& object, const json& old) {
   return Unchanged(path.substr(0, cut), object, old);
 }
 
-// Whether some node of the schema has x-kubernetes-validations.
-bool HasRules(const json& schema) {
-  if (schema.is_object()) {
-    if (schema.contains("x-kubernetes-validations")) return true;
-    for (const auto& [key, value] : schema.items()) {
-      if (key != "default" && key != "enum" && key != "example" && HasRules(value)) return true;
-    }
-  } else if (schema.is_array()) {
-    for (const json& v : schema) {
-      if (HasRules(v)) return true;
-    }
-  }
-  return false;
-}
-
 // What the strategies and the pruner of one served version share.
 struct VersionSchema {
   json schema;                                // openAPIV3Schema; null when absent
@@ -250,6 +235,37 @@ VersionKey Key(std::string_view v) {
 
 }  // namespace
 
+bool SchemaUses(const json& schema, std::string_view keyword) {
+  if (!schema.is_object()) return false;
+  if (schema.contains(keyword)) return true;
+  for (const char* key : {"properties", "patternProperties", "definitions"}) {
+    if (auto it = schema.find(key); it != schema.end() && it->is_object()) {
+      for (const auto& [name, child] : it->items()) {
+        if (SchemaUses(child, keyword)) return true;
+      }
+    }
+  }
+  for (const char* key : {"items", "additionalProperties", "additionalItems", "not"}) {
+    if (auto it = schema.find(key); it != schema.end()) {
+      if (it->is_array()) {
+        for (const json& child : *it) {
+          if (SchemaUses(child, keyword)) return true;
+        }
+      } else if (SchemaUses(*it, keyword)) {
+        return true;
+      }
+    }
+  }
+  for (const char* key : {"allOf", "anyOf", "oneOf"}) {
+    if (auto it = schema.find(key); it != schema.end() && it->is_array()) {
+      for (const json& child : *it) {
+        if (SchemaUses(child, keyword)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool VersionPriorityLess(const std::string& a, const std::string& b) {
   const VersionKey ka = Key(a), kb = Key(b);
   if (ka.kind != kb.kind) return ka.kind > kb.kind;
@@ -329,7 +345,7 @@ std::expected<registry::ResourceSpecPtr, std::string> CustomResourceSpec(
   if (served->contains("schema") && (*served)["schema"].is_object()) {
     schema->schema = (*served)["schema"].value("openAPIV3Schema", json());
   }
-  if (schema->schema.is_object() && HasRules(schema->schema)) {
+  if (schema->schema.is_object() && SchemaUses(schema->schema, "x-kubernetes-validations")) {
     auto rules = cel::Compile(
         schema->schema, "spec.versions[" + std::to_string(index) + "].schema.openAPIV3Schema");
     if (rules) schema->rules = *rules;

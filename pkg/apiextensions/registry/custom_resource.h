@@ -6,6 +6,7 @@
 
 #include <expected>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -30,6 +31,10 @@ std::string StorageVersionHash(const std::string& group, const std::string& vers
 // upstream warns for a deprecated version without its own deprecationWarning.
 std::string DefaultDeprecationWarning(const nlohmann::json& crd, const std::string& version,
                                       const std::string& kind);
+
+// Whether some schema node of a structural schema (its properties, items, ... at any
+// depth) has `keyword` ("default", "x-kubernetes-validations").
+bool SchemaUses(const nlohmann::json& schema, std::string_view keyword);
 
 // Kubernetes' version order: GA before beta before alpha, higher numbers first, anything
 // else after them alphabetically ("v2", "v1", "v1beta2", "v1beta1", "v1alpha1", "foo").

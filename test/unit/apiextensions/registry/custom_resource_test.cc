@@ -155,3 +155,19 @@ TEST_CASE("printer columns print as upstream's table convertor", "[crd-registry]
   CHECK(plain_defs[1]["name"] == "Age");
   CHECK(plain_defs[1]["type"] == "date");
 }
+
+TEST_CASE("schema keywords are found where schemas nest, not in field names", "[crd-registry]") {
+  const json schema = json::parse(R"({
+    "type": "object",
+    "properties": {
+      "default": {"type": "string"},
+      "list": {"type": "array", "items": {"type": "object", "properties": {
+        "deep": {"type": "integer", "x-kubernetes-validations": [{"rule": "self > 0"}]}}}},
+      "map": {"type": "object", "additionalProperties": {"type": "string", "default": "x"}}}})");
+  CHECK(apiextensions::SchemaUses(schema, "x-kubernetes-validations"));
+  CHECK(apiextensions::SchemaUses(schema, "default"));
+  json no_default = schema;
+  no_default["properties"]["map"]["additionalProperties"].erase("default");
+  CHECK_FALSE(apiextensions::SchemaUses(no_default, "default"));  // a field named "default"
+  CHECK_FALSE(apiextensions::SchemaUses(schema, "x-kubernetes-embedded-resource"));
+}
