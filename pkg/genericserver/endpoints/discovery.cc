@@ -95,10 +95,8 @@ Json ResourceDiscovery(const APIGroup& g, const std::string& version, const APIR
 
 }  // namespace
 
-std::string EncodeAPIGroupDiscoveryList(const std::vector<APIGroupInfo>& groups,
-                                        std::string_view api_version) {
-  Json items = Json::array();
-  for (const APIGroupInfo& info : groups) {
+std::string EncodeAPIGroupDiscovery(const APIGroupInfo& info) {
+  {
     Json versions = Json::array();
     for (const std::string& version : info.group.versions) {
       Json resources = Json::array();
@@ -116,13 +114,33 @@ std::string EncodeAPIGroupDiscoveryList(const std::vector<APIGroupInfo>& groups,
     Json metadata = Json::object();
     if (!info.group.name.empty()) metadata["name"] = info.group.name;
     metadata["creationTimestamp"] = nullptr;
-    items.push_back({{"metadata", std::move(metadata)}, {"versions", std::move(versions)}});
+    Json item = {{"metadata", std::move(metadata)}, {"versions", std::move(versions)}};
+    return item.dump();
   }
+}
+
+std::string JoinAPIGroupDiscoveryList(const std::vector<std::string>& items,
+                                      std::string_view api_version) {
   Json j = {{"kind", "APIGroupDiscoveryList"},
             {"apiVersion", api_version},
             {"metadata", Json::object()},
-            {"items", std::move(items)}};
-  return j.dump();
+            {"items", Json::array()}};
+  std::string out = j.dump();  // ...,"items":[]}
+  out.resize(out.size() - 2);
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ',';
+    out += items[i];
+  }
+  out += "]}";
+  return out;
+}
+
+std::string EncodeAPIGroupDiscoveryList(const std::vector<APIGroupInfo>& groups,
+                                        std::string_view api_version) {
+  std::vector<std::string> items;
+  items.reserve(groups.size());
+  for (const APIGroupInfo& info : groups) items.push_back(EncodeAPIGroupDiscovery(info));
+  return JoinAPIGroupDiscoveryList(items, api_version);
 }
 
 }  // namespace endpoints

@@ -55,5 +55,10 @@ std::string EncodeAPIResourceList(const std::string& group_version,
 // "apidiscovery.k8s.io/v2" or "apidiscovery.k8s.io/v2beta1".
 std::string EncodeAPIGroupDiscoveryList(const std::vector<APIGroupInfo>& groups,
                                         std::string_view api_version);
+// The same in two steps, so that unchanged groups need not be encoded again: one item
+// (an APIGroupDiscovery, the same in v2 and v2beta1), then the list of encoded items.
+std::string EncodeAPIGroupDiscovery(const APIGroupInfo& group);
+std::string JoinAPIGroupDiscoveryList(const std::vector<std::string>& items,
+                                      std::string_view api_version);
 
 }  // namespace endpoints

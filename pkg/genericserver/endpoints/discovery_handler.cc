@@ -26,43 +26,62 @@ std::string NegotiateDiscovery(std::string_view accept) {
 
 namespace {
 
-// What an aggregated document is made of, as a string equal for equal inputs: the groups,
-// their versions and the identity of every ResourceSpec (specs are immutable; a change
-// makes new ones).
-std::string Fingerprint(const std::vector<APIGroupInfo>& groups) {
+// What a group's aggregated item is made of, as a string equal for equal inputs: its
+// versions and the identity of every ResourceSpec (specs are immutable; a change makes
+// new ones).
+std::string Fingerprint(const APIGroupInfo& g) {
   std::string key;
-  for (const APIGroupInfo& g : groups) {
-    key += g.group.name;
-    key += '|';
-    for (const std::string& v : g.group.versions) {
-      key += v;
-      key += ':';
-      if (auto it = g.resources.find(v); it != g.resources.end()) {
-        key += std::to_string(it->second.size());
-      }
-      if (auto it = g.specs.find(v); it != g.specs.end()) {
-        for (const auto& spec : it->second) {
-          key += std::to_string(reinterpret_cast<uintptr_t>(spec.get()));
-          key += ',';
-        }
-      }
-      key += ';';
+  for (const std::string& v : g.group.versions) {
+    key += v;
+    key += ':';
+    if (auto it = g.resources.find(v); it != g.resources.end()) {
+      key += std::to_string(it->second.size());
     }
+    if (auto it = g.specs.find(v); it != g.specs.end()) {
+      for (const auto& spec : it->second) {
+        key += std::to_string(reinterpret_cast<uintptr_t>(spec.get()));
+        key += ',';
+      }
+    }
+    key += ';';
   }
   return key;
 }
 
-// The last aggregated document per discovery version, rebuilt only when its inputs change
-// (with hundreds of CRDs, encoding is what costs).
-struct AggregatedCache {
-  std::mutex mu;
-  std::map<std::string, std::pair<std::string, std::string>> by_version;  // fingerprint, body
+// Each group's last encoded item, encoded again only when the group changed: with
+// hundreds of CRD groups, encoding is what aggregated discovery costs.
+class GroupItems {
+ public:
+  std::vector<std::string> Items(const std::vector<APIGroupInfo>& groups) {
+    std::vector<std::string> out;
+    out.reserve(groups.size());
+    std::map<std::string, std::pair<std::string, std::string>> next;
+    for (const APIGroupInfo& g : groups) {
+      std::string fingerprint = Fingerprint(g);
+      std::string item;
+      {
+        std::lock_guard lock(mu_);
+        auto it = items_.find(g.group.name);
+        if (it != items_.end() && it->second.first == fingerprint) item = it->second.second;
+      }
+      if (item.empty()) item = EncodeAPIGroupDiscovery(g);
+      next[g.group.name] = {std::move(fingerprint), item};
+      out.push_back(std::move(item));
+    }
+    std::lock_guard lock(mu_);
+    items_ = std::move(next);  // groups that are gone are forgotten
+    return out;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::pair<std::string, std::string>> items_;  // fingerprint, item
 };
 
 }  // namespace
 
 genericserver::HandlerPtr NewDiscoveryHandler(DiscoveryDocuments documents) {
-  auto cache = std::make_shared<AggregatedCache>();
+  auto cache = std::make_shared<GroupItems>();
   return genericserver::MakeHandler([documents = std::move(documents), cache](
                                         genericserver::RequestContext& ctx,
                                         genericserver::ResponseWriter& out) -> Awaitable<void> {
@@ -77,20 +96,7 @@ genericserver::HandlerPtr NewDiscoveryHandler(DiscoveryDocuments documents) {
       const std::string version = api_version.substr(api_version.find('/') + 1);
       response.content_type =
           "application/json;g=apidiscovery.k8s.io;v=" + version + ";as=APIGroupDiscoveryList";
-      const std::vector<APIGroupInfo> groups = documents.groups();
-      const std::string fingerprint = Fingerprint(groups);
-      {
-        std::lock_guard lock(cache->mu);
-        auto it = cache->by_version.find(api_version);
-        if (it != cache->by_version.end() && it->second.first == fingerprint) {
-          response.body = it->second.second;
-        }
-      }
-      if (response.body.empty()) {
-        response.body = EncodeAPIGroupDiscoveryList(groups, api_version);
-        std::lock_guard lock(cache->mu);
-        cache->by_version[api_version] = {fingerprint, response.body};
-      }
+      response.body = JoinAPIGroupDiscoveryList(cache->Items(documents.groups()), api_version);
     }
     co_await genericserver::WriteCacheable(ctx, out, std::move(response));
   });
