@@ -98,6 +98,49 @@ class ServingHandler final : public genericserver::Handler {
   genericserver::Handler& not_found_;
 };
 
+// How objects of `resource`'s version are kept in the storage version and read back:
+// pruned and defaulted as they are read, as upstream's storage decoding does; between
+// versions by rewriting apiVersion (strategy None) or by the CRD's webhook (when one was
+// configured: `webhook`, or why it could not be made).
+storage::Conversion VersionConversion(registry::ResourceSpecPtr resource,
+                                      const std::string& storage_version,
+                                      std::shared_ptr<conversion::WebhookConverter> webhook,
+                                      const std::string& webhook_error) {
+  const std::string stored_gv = resource->group + "/" + storage_version;
+  const std::string served_gv = resource->GroupVersion();
+  storage::Conversion c;
+  c.to_storage = [stored_gv](const json& served) {
+    json stored = served;
+    stored["apiVersion"] = stored_gv;
+    return stored;
+  };
+  c.from_storage = [resource, served_gv](const json& stored) {
+    json served = stored;
+    served["apiVersion"] = served_gv;
+    resource->unstructured->Prune(served);
+    resource->strategy->Default(served);
+    return served;
+  };
+  if (!webhook && webhook_error.empty()) return c;
+  c.batch =
+      [webhook, webhook_error, resource, stored_gv, served_gv](
+          std::vector<json> objects,
+          bool to_storage) -> Awaitable<std::expected<std::vector<json>, apimachinery::Status>> {
+    if (!webhook) co_return std::unexpected(apimachinery::NewInternalError(webhook_error));
+    std::string desired = to_storage ? stored_gv : served_gv;
+    auto converted = co_await webhook->Convert(std::move(objects), std::move(desired));
+    if (!converted) co_return std::unexpected(apimachinery::NewInternalError(converted.error()));
+    if (!to_storage) {
+      for (json& served : *converted) {
+        resource->unstructured->Prune(served);
+        resource->strategy->Default(served);
+      }
+    }
+    co_return std::move(*converted);
+  };
+  return c;
+}
+
 }  // namespace
 
 CustomResourceServing::CustomResourceServing(storage::StorageFactory& storage,
@@ -145,7 +188,6 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
       webhook_error = made.error();
     }
   }
-  const bool by_webhook = webhook || !webhook_error.empty();
   for (const json& v : versions) {
     if (v.is_object() && v.contains("schema") && v["schema"].is_object() &&
         SchemaUses(v["schema"].value("openAPIV3Schema", json()), "default")) {
@@ -162,42 +204,8 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
     registry::ResourceSpecPtr resource = *made;
     std::shared_ptr<storage::Interface> storage = cache;
     if (wrap) {
-      // Objects are kept in the storage version (None conversion: only apiVersion changes)
-      // and defaulted as they are read, as upstream's storage decoding does.
-      const std::string group = entry->group;
-      storage::Conversion conversion;
-      conversion.to_storage = [gv = group + "/" + storage_version](const json& served) {
-        json stored = served;
-        stored["apiVersion"] = gv;
-        return stored;
-      };
-      conversion.from_storage = [resource, gv = group + "/" + name](const json& stored) {
-        json served = stored;
-        served["apiVersion"] = gv;
-        resource->unstructured->Prune(served);
-        resource->strategy->Default(served);
-        return served;
-      };
-      if (by_webhook) {
-        conversion.batch =
-            [webhook, webhook_error, resource, stored_gv = group + "/" + storage_version,
-             served_gv = group + "/" + name](std::vector<json> objects, bool to_storage)
-            -> Awaitable<std::expected<std::vector<json>, apimachinery::Status>> {
-          if (!webhook) co_return std::unexpected(apimachinery::NewInternalError(webhook_error));
-          std::string desired = to_storage ? stored_gv : served_gv;
-          auto converted = co_await webhook->Convert(std::move(objects), std::move(desired));
-          if (!converted)
-            co_return std::unexpected(apimachinery::NewInternalError(converted.error()));
-          if (!to_storage) {
-            for (json& served : *converted) {
-              resource->unstructured->Prune(served);
-              resource->strategy->Default(served);
-            }
-          }
-          co_return std::move(*converted);
-        };
-      }
-      storage = storage::NewConverting(cache, std::move(conversion));
+      storage = storage::NewConverting(
+          cache, VersionConversion(resource, storage_version, webhook, webhook_error));
     }
     auto store = std::make_shared<registry::Store>(resource, std::move(storage),
                                                    resource->namespaced ? admit_ : nullptr);
