@@ -1,5 +1,5 @@
 #pragma once
-// The Unicode tables of Go's regexp (unicode_tables.cc, written by gen_unicode_tables.py).
+// The Unicode tables of Go's regexp (unicode_tables.cc, written by tools/gen_unicode_tables.py).
 
 #include <cstdint>
 #include <span>
