@@ -2745,3 +2745,45 @@ class ConversionWebhookTests(CRDTestCase):
         self.assertEqual((status, body["reason"]), (500, "InternalError"))
         self.api("GET", v1 + "/p3", expect=200)
         self.api("GET", v2 + "/p1", expect=200)
+
+
+class RobustnessTests(CRDTestCase):
+    """Bad input to custom resources: answered, never a crash."""
+    namespaces = ("rob",)
+
+    def test_deep_and_malformed_bodies(self):
+        crd = crd_dict("rob.example.com", "Blob", "blobs", schema={
+            "type": "object", "properties": {
+                "spec": {"type": "object", "x-kubernetes-preserve-unknown-fields": True,
+                         "x-kubernetes-validations": [{"rule": "self == self"}]},
+                "free": {"type": "object", "additionalProperties": True}}})
+        self.install(crd)
+        base = self.cr_path("rob.example.com", "v1", "blobs", "rob")
+        for depth in (5000, 9990):
+            for field in ("spec", "free"):
+                inner = '{"a":' * depth + '1' + '}' * depth
+                body = ('{"apiVersion":"rob.example.com/v1","kind":"Blob","metadata":'
+                        '{"name":"d%d%s"},"%s":%s}' % (depth, field, field, inner))
+                status, _, data = self.server.request(
+                    "POST", base, body=body, headers={"Content-Type": "application/json"})
+                self.assertEqual(status, 201, data[:300])
+        # Deeper than Go's decoder allows: upstream's 400.
+        inner = '{"a":' * 10001 + '1' + '}' * 10001
+        status, _, data = self.server.request(
+            "POST", base, body='{"apiVersion":"rob.example.com/v1","kind":"Blob",'
+                               '"metadata":{"name":"x"},"spec":%s}' % inner,
+            headers={"Content-Type": "application/json"})
+        self.assertEqual(status, 400, data[:300])
+        for body in ('{"apiVersion":', '[1,2]', '{"apiVersion":"rob.example.com/v1",'
+                     '"kind":"Blob","metadata":{"name":"m"},"spec":"not an object"}'):
+            status, _, data = self.server.request(
+                "POST", base, body=body, headers={"Content-Type": "application/json"})
+            self.assertIn(status, (400, 422), (body, data[:300]))
+            self.assertEqual(json.loads(data)["kind"], "Status")
+        # The server is still there and the objects read back (too deep for Python's json).
+        for depth in (5000, 9990):
+            for field in ("spec", "free"):
+                status, _, data = self.server.request("GET", "%s/d%d%s" % (base, depth, field))
+                self.assertEqual(status, 200, data[:300])
+        status, _, data = self.server.request("GET", base)
+        self.assertEqual((status, data.count(b'"kind":"Blob"')), (200, 4))
