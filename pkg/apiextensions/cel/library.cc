@@ -22,6 +22,7 @@
 #include <unordered_map>
 
 #include "pkg/apiextensions/cel/functions.h"
+#include "pkg/genericserver/apimachinery/gourl/url.h"
 #include "pkg/genericserver/apimachinery/regex/regex.h"
 #include "pkg/genericserver/apimachinery/schema/go_values.h"
 
@@ -439,148 +440,6 @@ int64_t RegexCost(size_t str_len, size_t pattern_len) {
 }
 
 // --- URLs (Go's net/url as Kubernetes' url library uses it) -----------------------------------
-
-struct ParsedUrl {
-  std::string scheme, host, path, raw_query;
-  bool opaque = false;
-};
-
-bool ShouldEscapeHostChar(char c) {
-  if (std::isalnum(static_cast<unsigned char>(c))) return false;
-  switch (c) {
-    case '-':
-    case '_':
-    case '.':
-    case '~':
-    case '!':
-    case '$':
-    case '&':
-    case '\'':
-    case '(':
-    case ')':
-    case '*':
-    case '+':
-    case ',':
-    case ';':
-    case '=':
-    case ':':
-    case '[':
-    case ']':
-    case '<':
-    case '>':
-    case '"':
-      return false;
-    default:
-      return static_cast<unsigned char>(c) < 0x80;
-  }
-}
-
-// Validates percent escapes; returns the error text or "".
-std::string CheckEscapes(std::string_view s) {
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') continue;
-    if (i + 2 >= s.size() || !std::isxdigit(static_cast<unsigned char>(s[i + 1])) ||
-        !std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      std::string bad(s.substr(i, std::min<size_t>(3, s.size() - i)));
-      return "invalid URL escape \"" + bad + "\"";
-    }
-  }
-  return "";
-}
-
-std::optional<ParsedUrl> ParseUrl(std::string_view raw, bool via_request, std::string* err) {
-  auto fail = [&](const std::string& e) {
-    *err = "parse \"" + std::string(raw) + "\": " + e;
-    return std::nullopt;
-  };
-  for (char c : raw) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-      return fail("net/url: invalid control character in URL");
-    }
-  }
-  std::string_view rest = raw;
-  if (!via_request) {
-    size_t hash = rest.find('#');
-    if (hash != std::string_view::npos) rest = rest.substr(0, hash);
-  }
-  if (rest.empty() && via_request) return fail("empty url");
-  ParsedUrl u;
-  if (rest == "*") {
-    u.path = "*";
-    return u;
-  }
-  // Scheme.
-  for (size_t i = 0; i < rest.size(); ++i) {
-    char c = rest[i];
-    if (std::isalpha(static_cast<unsigned char>(c))) continue;
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.') {
-      if (i == 0) break;
-      continue;
-    }
-    if (c == ':') {
-      if (i == 0) return fail("missing protocol scheme");
-      u.scheme = std::string(rest.substr(0, i));
-      for (auto& ch : u.scheme)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      rest = rest.substr(i + 1);
-    }
-    break;
-  }
-  size_t q = rest.find('?');
-  if (q != std::string_view::npos) {
-    u.raw_query = std::string(rest.substr(q + 1));
-    rest = rest.substr(0, q);
-  }
-  if (rest.empty() || rest[0] != '/') {
-    if (!u.scheme.empty()) {
-      u.opaque = true;
-      return u;
-    }
-    if (via_request) return fail("invalid URI for request");
-  }
-  if (!u.scheme.empty() && rest.substr(0, 2) == "//") {
-    rest = rest.substr(2);
-    size_t slash = rest.find('/');
-    std::string_view authority = rest.substr(0, slash);
-    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
-    size_t at = authority.rfind('@');
-    std::string_view host = at == std::string_view::npos ? authority : authority.substr(at + 1);
-    if (!host.empty() && host[0] == '[') {
-      size_t close = host.find(']');
-      if (close == std::string_view::npos) return fail("missing ']' in host");
-      std::string_view port = host.substr(close + 1);
-      if (!port.empty()) {
-        if (port[0] != ':') return fail("invalid port \"" + std::string(port) + "\" after host");
-        for (char c : port.substr(1)) {
-          if (!std::isdigit(static_cast<unsigned char>(c))) {
-            return fail("invalid port \"" + std::string(port) + "\" after host");
-          }
-        }
-      }
-    } else {
-      size_t colon = host.rfind(':');
-      if (colon != std::string_view::npos) {
-        for (char c : host.substr(colon + 1)) {
-          if (!std::isdigit(static_cast<unsigned char>(c))) {
-            return fail("invalid port \"" + std::string(host.substr(colon)) + "\" after host");
-          }
-        }
-      }
-      for (char c : host) {
-        if (c != '%' && ShouldEscapeHostChar(c)) {
-          return fail("invalid character \"" + std::string(1, c) + "\" in host name");
-        }
-      }
-    }
-    std::string e = CheckEscapes(host);
-    if (!e.empty()) return fail(e);
-    u.host = std::string(host);
-  }
-  std::string e = CheckEscapes(rest);
-  if (!e.empty()) return fail(e);
-  u.path = std::string(rest);
-  return u;
-}
 
 std::string Unescape(std::string_view s, bool plus_space, bool* ok) {
   std::string out;
@@ -1836,20 +1695,18 @@ void RegisterUrls(Builder& b) {
   auto U = UrlType();
   auto S = StringType(), B = BoolType();
   b.Global("url", {S}, U, [](EvalContext&, const Args& a) {
-    std::string err;
-    if (!ParseUrl(a[0].str(), true, &err)) {
-      return Value::Error("URL parse error during conversion from string: " + err);
+    auto parsed = apimachinery::gourl::Parse(a[0].str(), true);
+    if (!parsed) {
+      return Value::Error("URL parse error during conversion from string: " + parsed.error());
     }
     return Value::Url(a[0].str());
   });
   b.Global("isURL", {S}, B, [](EvalContext&, const Args& a) {
-    std::string err;
-    return Value::Bool(ParseUrl(a[0].str(), true, &err).has_value());
+    return Value::Bool(apimachinery::gourl::Parse(a[0].str(), true).has_value());
   });
   auto parsed = [](const Value& v) {
-    std::string err;
-    auto u = ParseUrl(v.str(), false, &err);
-    return u ? *u : ParsedUrl{};
+    auto u = apimachinery::gourl::Parse(v.str());
+    return u ? *u : apimachinery::gourl::URL{};
   };
   b.Member("getScheme", {U}, S,
            [parsed](EvalContext&, const Args& a) { return Value::String(parsed(a[0]).scheme); });
@@ -1875,7 +1732,7 @@ void RegisterUrls(Builder& b) {
     return Value::String(h.substr(colon + 1));
   });
   b.Member("getEscapedPath", {U}, S,
-           [parsed](EvalContext&, const Args& a) { return Value::String(parsed(a[0]).path); });
+           [parsed](EvalContext&, const Args& a) { return Value::String(parsed(a[0]).raw_path); });
   b.Member("getQuery", {U}, MapOf(S, ListOf(S)), [parsed](EvalContext&, const Args& a) {
     std::string q = parsed(a[0]).raw_query;
     std::vector<std::pair<std::string, std::vector<Value>>> entries;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/apiextensions/validation/internal.h"
+#include "pkg/genericserver/apimachinery/gourl/url.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
 #include "pkg/genericserver/apimachinery/validation/names.h"
 #include "pkg/util/base64.h"
@@ -25,227 +26,16 @@ constexpr std::string_view kPath = "spec.conversion";
 constexpr std::string_view kClientConfigPath = "spec.conversion.webhookClientConfig";
 constexpr std::string_view kReviewVersionsPath = "spec.conversion.conversionReviewVersions";
 
-// ---- Go's net/url.Parse, as far as webhook URL validation looks at it ------------------
-
-struct GoURL {
-  std::string scheme;
-  std::string host;
-  bool has_user = false;
-  std::string user;  // Userinfo.String()
-  std::string fragment;
-  std::string raw_query;
-};
-
-bool IsHex(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-int Unhex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
-}
-
-bool IsAlnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-enum class Mode { kHost, kPath, kUserPassword, kFragment };
-
-// url.shouldEscape for the host: which ASCII bytes may not appear unescaped.
-bool HostNeedsEscape(char c) {
-  if (IsAlnum(c)) return false;
-  switch (c) {
-    case '-':
-    case '.':
-    case '_':
-    case '~':
-    case '!':
-    case '$':
-    case '&':
-    case '\'':
-    case '(':
-    case ')':
-    case '*':
-    case '+':
-    case ',':
-    case ';':
-    case '=':
-    case ':':
-    case '[':
-    case ']':
-    case '<':
-    case '>':
-    case '"':
-      return false;
-    default:
-      return true;
-  }
-}
-
-// url.unescape: the decoded text, or the error.
-bool Unescape(std::string_view s, Mode mode, std::string* out, std::string* err) {
-  out->clear();
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '%') {
-      if (i + 2 >= s.size() || !IsHex(s[i + 1]) || !IsHex(s[i + 2])) {
-        *err = "invalid URL escape " + v::GoQuote(s.substr(i, 3));
-        return false;
-      }
-      if (mode == Mode::kHost && Unhex(s[i + 1]) < 8 && s.substr(i, 3) != "%25") {
-        *err = "invalid URL escape " + v::GoQuote(s.substr(i, 3));
-        return false;
-      }
-      out->push_back(static_cast<char>(Unhex(s[i + 1]) * 16 + Unhex(s[i + 2])));
-      i += 2;
-      continue;
-    }
-    if (mode == Mode::kHost && static_cast<unsigned char>(c) < 0x80 && HostNeedsEscape(c)) {
-      *err = "invalid character " + v::GoQuote(std::string_view(&c, 1)) + " in host name";
-      return false;
-    }
-    out->push_back(c);
-  }
-  return true;
-}
-
-bool ValidOptionalPort(std::string_view port) {
-  if (port.empty()) return true;
-  if (port[0] != ':') return false;
-  for (char c : port.substr(1)) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
-bool ParseHost(std::string_view host, std::string* out, std::string* err) {
-  if (host.starts_with("[")) {
-    const size_t close = host.rfind(']');
-    if (close == std::string_view::npos) {
-      *err = "missing ']' in host";
-      return false;
-    }
-    std::string_view colon_port = host.substr(close + 1);
-    if (!ValidOptionalPort(colon_port)) {
-      *err = "invalid port " + v::GoQuote(colon_port) + " after host";
-      return false;
-    }
-    *out = std::string(host);  // IPv6 literals are kept as written
-    return true;
-  }
-  if (const size_t colon = host.rfind(':'); colon != std::string_view::npos) {
-    std::string_view colon_port = host.substr(colon);
-    if (!ValidOptionalPort(colon_port)) {
-      *err = "invalid port " + v::GoQuote(colon_port) + " after host";
-      return false;
-    }
-  }
-  return Unescape(host, Mode::kHost, out, err);
-}
-
-bool ValidUserinfo(std::string_view s) {
-  for (char c : s) {
-    if (IsAlnum(c)) continue;
-    if (std::string_view("-._:~!$&'()*+,;=%@").find(c) == std::string_view::npos) return false;
-  }
-  return true;
-}
-
-// The parse error, or nothing.
-std::optional<std::string> ParseURL(std::string_view raw, GoURL* url) {
-  std::string_view u = raw, frag;
-  bool has_frag = false;
-  if (const size_t hash = raw.find('#'); hash != std::string_view::npos) {
-    u = raw.substr(0, hash);
-    frag = raw.substr(hash + 1);
-    has_frag = true;
-  }
-  auto fail = [](std::string_view which, const std::string& err) {
-    return "parse " + v::GoQuote(which) + ": " + err;
-  };
-  for (char c : u) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      return fail(u, "net/url: invalid control character in URL");
-    }
-  }
-  std::string_view rest = u;
-  if (u != "*") {
-    // getScheme
-    for (size_t i = 0; i < u.size(); ++i) {
-      const char c = u[i];
-      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) continue;
-      if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.') {
-        if (i == 0) break;
-        continue;
-      }
-      if (c == ':') {
-        if (i == 0) return fail(u, "missing protocol scheme");
-        url->scheme = std::string(u.substr(0, i));
-        rest = u.substr(i + 1);
-      }
-      break;
-    }
-    for (char& c : url->scheme) {
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    if (rest.ends_with("?") && std::count(rest.begin(), rest.end(), '?') == 1) {
-      rest.remove_suffix(1);
-    } else if (const size_t q = rest.find('?'); q != std::string_view::npos) {
-      url->raw_query = std::string(rest.substr(q + 1));
-      rest = rest.substr(0, q);
-    }
-    bool opaque = false;
-    if (!rest.starts_with("/")) {
-      if (!url->scheme.empty()) {
-        opaque = true;  // a rootless path: opaque, no host
-      } else if (rest.substr(0, rest.find('/')).find(':') != std::string_view::npos) {
-        return fail(u, "first path segment in URL cannot contain colon");
-      }
-    }
-    if (!opaque && (!url->scheme.empty() || !rest.starts_with("///")) && rest.starts_with("//")) {
-      std::string_view authority = rest.substr(2);
-      rest = {};
-      if (const size_t slash = authority.find('/'); slash != std::string_view::npos) {
-        rest = authority.substr(slash);
-        authority = authority.substr(0, slash);
-      }
-      const size_t at = authority.rfind('@');
-      std::string err;
-      if (!ParseHost(at == std::string_view::npos ? authority : authority.substr(at + 1),
-                     &url->host, &err)) {
-        return fail(u, err);
-      }
-      if (at != std::string_view::npos) {
-        std::string_view userinfo = authority.substr(0, at);
-        if (!ValidUserinfo(userinfo)) return fail(u, "net/url: invalid userinfo");
-        std::string decoded;
-        if (!Unescape(userinfo, Mode::kUserPassword, &decoded, &err)) return fail(u, err);
-        url->has_user = true;
-        url->user = std::string(userinfo);
-      }
-    }
-    if (!opaque) {
-      std::string path, err;
-      if (!Unescape(rest, Mode::kPath, &path, &err)) return fail(u, err);
-    }
-  }
-  if (has_frag) {
-    std::string err;
-    if (!Unescape(frag, Mode::kFragment, &url->fragment, &err)) return fail(raw, err);
-  }
-  return std::nullopt;
-}
-
 // webhook.ValidateWebhookURL(path, url, forceHttps=true).
 void ValidateWebhookURL(const std::string& path, const std::string& raw, FieldErrors& errors) {
   static constexpr std::string_view kForm = "; desired format: https://host[/path]";
-  GoURL url;
-  if (auto err = ParseURL(raw, &url)) {
+  auto parsed = apimachinery::gourl::Parse(raw);
+  if (!parsed) {
     errors.push_back(
-        v::FieldRequired(path, "url must be a valid URL: " + *err + std::string(kForm)));
+        v::FieldRequired(path, "url must be a valid URL: " + parsed.error() + std::string(kForm)));
     return;
   }
+  const apimachinery::gourl::URL& url = *parsed;
   if (url.scheme != "https") {
     errors.push_back(v::FieldInvalid(
         path, url.scheme, "'https' is the only allowed URL scheme" + std::string(kForm)));
