@@ -9,7 +9,11 @@
 namespace aggregator {
 
 std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::CompletedConfig& config,
-                                                  genericserver::DelegationTarget& delegate) {
+                                                  genericserver::DelegationTarget& delegate,
+                                                  storage::StorageFactory& storage,
+                                                  const Config& aggregator) {
+  (void)storage;
+  (void)aggregator;
   auto s = std::unique_ptr<APIAggregator>(new APIAggregator());
   s->generic_ = config.New("kube-aggregator", delegate);
   endpoints::APIGroupInfo group;

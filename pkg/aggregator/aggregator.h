@@ -4,16 +4,32 @@
 
 #include <memory>
 
+#include <string>
+
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
+#include "pkg/genericserver/storage/factory.h"
 
 namespace aggregator {
 
+// What the aggregator needs beyond the generic configuration.
+struct Config {
+  // PEM files of the client certificate (and its key) the proxy presents to extension
+  // API servers: --proxy-client-cert-file / --proxy-client-key-file.
+  std::string proxy_client_cert_file;
+  std::string proxy_client_key_file;
+  // --enable-aggregator-routing: proxy to an endpoint of the Service rather than to its
+  // cluster IP.
+  bool enable_aggregator_routing = true;
+};
+
 class APIAggregator {
  public:
-  // The delegate must outlive the server.
+  // The delegate and the storage must outlive the server.
   static std::unique_ptr<APIAggregator> New(const genericserver::CompletedConfig& config,
-                                            genericserver::DelegationTarget& delegate);
+                                            genericserver::DelegationTarget& delegate,
+                                            storage::StorageFactory& storage,
+                                            const Config& aggregator);
   genericserver::GenericAPIServer& GenericServer() { return *generic_; }
 
  private:

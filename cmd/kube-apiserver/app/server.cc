@@ -7,7 +7,8 @@ namespace app {
 
 // Built bottom-up: each server takes the one behind it as its delegate.
 ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
-                              storage::StorageFactory& storage, const master::Config& master) {
+                              storage::StorageFactory& storage, const master::Config& master,
+                              const aggregator::Config& aggregator) {
   ServerChain chain;
   chain.not_found = std::make_unique<genericserver::EmptyDelegate>();
   // Custom resources pass the namespace lifecycle admission, as built-in ones do.
@@ -17,7 +18,8 @@ ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
   chain.extensions = apiextensions::CustomResourceDefinitions::New(
       config, *chain.not_found, storage, admission::NamespaceLifecycle(namespaces));
   chain.master = master::Instance::New(config, chain.extensions->GenericServer(), storage, master);
-  chain.aggregator = aggregator::APIAggregator::New(config, chain.master->GenericServer());
+  chain.aggregator =
+      aggregator::APIAggregator::New(config, chain.master->GenericServer(), storage, aggregator);
   return chain;
 }
 

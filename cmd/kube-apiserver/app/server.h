@@ -25,6 +25,7 @@ struct ServerChain {
 
 // The storage must outlive the chain.
 ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
-                              storage::StorageFactory& storage, const master::Config& master = {});
+                              storage::StorageFactory& storage, const master::Config& master = {},
+                              const aggregator::Config& aggregator = {});
 
 }  // namespace app
