@@ -3,46 +3,23 @@
 // connection, and transport errors worded as Go's net/http and crypto/tls word them.
 #include "pkg/apiextensions/conversion/webhook.h"
 
-#include <utility>  // before Asio, see awaitable.h
-
-#include <openssl/err.h>
-#include <openssl/pem.h>
-#include <openssl/ssl.h>
-#include <openssl/x509v3.h>
-
 #include <cctype>
-#include <ctime>
-#include <optional>
 
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
 #include <nlohmann/json.hpp>
 
 #include "pkg/apiextensions/conversion/review.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
+#include "pkg/genericserver/transport/https_client.h"
 #include "pkg/util/base64.h"
-#include "pkg/util/openssl.h"
 #include "pkg/util/uuid.h"
 
 namespace apiextensions::conversion {
 
 namespace {
 
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using tcp = net::ip::tcp;
-using Clock = std::chrono::steady_clock;
+using Clock = transport::Clock;
 using json = nlohmann::json;
 
-constexpr std::string_view kDeadlineExceeded = "context deadline exceeded";
 constexpr std::string_view kUserAgent = "kube-apiserver-admission";
 // Upstream reads answers whole; this only stops a runaway webhook from exhausting memory.
 constexpr uint64_t kMaxResponseBytes = uint64_t{1} << 30;
@@ -100,233 +77,6 @@ std::string QueryEscape(std::string_view s) {
   return out;
 }
 
-bool IsIPLiteral(const std::string& host) {
-  beast::error_code ec;
-  net::ip::make_address(host, ec);
-  return !ec;
-}
-
-// net.SplitHostPort for "host:port" and "[v6]:port".
-std::optional<std::pair<std::string, std::string>> SplitHostPort(std::string_view hostport) {
-  if (hostport.starts_with('[')) {
-    const size_t close = hostport.find(']');
-    if (close == std::string_view::npos || close + 1 >= hostport.size() ||
-        hostport[close + 1] != ':') {
-      return std::nullopt;
-    }
-    return std::pair{std::string(hostport.substr(1, close - 1)),
-                     std::string(hostport.substr(close + 2))};
-  }
-  const size_t colon = hostport.rfind(':');
-  if (colon == std::string_view::npos || hostport.find(':') != colon) return std::nullopt;
-  return std::pair{std::string(hostport.substr(0, colon)), std::string(hostport.substr(colon + 1))};
-}
-
-std::string EndpointString(const tcp::endpoint& ep) {
-  const std::string addr = ep.address().to_string();
-  return (ep.address().is_v6() ? "[" + addr + "]" : addr) + ":" + std::to_string(ep.port());
-}
-
-// A syscall error as Go prints it: strerror, lower-cased first letter.
-std::string ErrnoText(const beast::error_code& ec) {
-  std::string m = ec.message();
-  if (!m.empty()) m[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(m[0])));
-  return m;
-}
-
-// An error reading or writing an established connection, as Go's net/http reports it.
-std::string IoError(std::string_view op, const beast::error_code& ec, const std::string& local,
-                    const std::string& remote) {
-  if (ec == beast::error::timeout) return std::string(kDeadlineExceeded);
-  if (ec == http::error::end_of_stream || ec == net::error::eof ||
-      ec == net::ssl::error::stream_truncated) {
-    return "EOF";
-  }
-  if (ec == http::error::partial_message) return "unexpected EOF";
-  if (ec == net::error::connection_reset || ec == net::error::broken_pipe) {
-    return std::string(op) + " tcp " + local + "->" + remote + ": " + std::string(op) + ": " +
-           ErrnoText(ec);
-  }
-  if (ec == http::error::body_limit) return "net/http: response body too large";
-  if (ec.category() ==
-      http::make_error_code(http::error::bad_target).category()) {  // beast's HTTP parse errors
-    return "net/http: HTTP/1.x transport connection broken: malformed HTTP response: " +
-           ec.message();
-  }
-  return ec.message();
-}
-
-std::string HandshakeError(const beast::error_code& ec, const std::string& local,
-                           const std::string& remote) {
-  if (ec.category() == net::error::get_ssl_category()) {
-    const unsigned long code = static_cast<unsigned long>(ec.value());
-    if (ERR_GET_REASON(code) == SSL_R_WRONG_VERSION_NUMBER) {
-      return "tls: first record does not look like a TLS handshake";
-    }
-    const char* reason = ERR_reason_error_string(code);
-    std::string r = reason != nullptr ? reason : ec.message();
-    for (std::string_view prefix : {"sslv3 alert ", "tlsv1 alert ", "tlsv13 alert "}) {
-      if (r.starts_with(prefix)) return "remote error: tls: " + r.substr(prefix.size());
-    }
-    return "tls: " + r;
-  }
-  return IoError("read", ec, local, remote);
-}
-
-// What went wrong verifying the server's certificate: OpenSSL reports each problem to the
-// callback, which lets the handshake go on so that Go's order of checks can be applied after.
-struct VerifyRecord {
-  bool expired = false;        // the leaf: now after notAfter
-  bool not_yet_valid = false;  // the leaf: now before notBefore
-  bool hostname = false;
-  bool unknown_authority = false;
-  bool key_usage = false;
-};
-
-struct RecordVerifyErrors {
-  VerifyRecord* record;
-  bool operator()(bool preverified, net::ssl::verify_context& ctx) const {
-    if (preverified) return true;
-    X509_STORE_CTX* store = ctx.native_handle();
-    const int err = X509_STORE_CTX_get_error(store);
-    const int depth = X509_STORE_CTX_get_error_depth(store);
-    switch (err) {
-      case X509_V_ERR_CERT_HAS_EXPIRED:
-        (depth == 0 ? record->expired : record->unknown_authority) = true;
-        break;
-      case X509_V_ERR_CERT_NOT_YET_VALID:
-        (depth == 0 ? record->not_yet_valid : record->unknown_authority) = true;
-        break;
-      case X509_V_ERR_HOSTNAME_MISMATCH:
-      case X509_V_ERR_IP_ADDRESS_MISMATCH:
-        record->hostname = true;
-        break;
-      case X509_V_ERR_INVALID_PURPOSE:
-        record->key_usage = true;
-        break;
-      default:
-        record->unknown_authority = true;
-    }
-    return true;  // decided after the handshake
-  }
-};
-
-// time.RFC3339 in UTC.
-std::string Rfc3339(std::time_t t) {
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string Rfc3339(const ASN1_TIME* at) {
-  std::tm tm{};
-  if (at == nullptr || ASN1_TIME_to_tm(at, &tm) != 1) return "";
-  return Rfc3339(timegm(&tm));
-}
-
-struct SubjectNames {
-  bool has_san = false;
-  std::vector<std::string> dns;
-  std::vector<std::string> ips;
-  std::string common_name;
-};
-
-SubjectNames NamesOf(X509* cert) {
-  SubjectNames out;
-  auto* names =
-      static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(cert, NID_subject_alt_name, nullptr, nullptr));
-  if (names != nullptr) {
-    out.has_san = true;
-    for (int i = 0; i < sk_GENERAL_NAME_num(names); ++i) {
-      const GENERAL_NAME* name = sk_GENERAL_NAME_value(names, i);
-      if (name->type == GEN_DNS) {
-        const ASN1_STRING* s = name->d.dNSName;
-        out.dns.emplace_back(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)),
-                             static_cast<size_t>(ASN1_STRING_length(s)));
-      } else if (name->type == GEN_IPADD) {
-        const ASN1_OCTET_STRING* s = name->d.iPAddress;
-        const unsigned char* p = ASN1_STRING_get0_data(s);
-        if (ASN1_STRING_length(s) == 4) {
-          net::ip::address_v4::bytes_type b;
-          std::copy(p, p + 4, b.begin());
-          out.ips.push_back(net::ip::address_v4(b).to_string());
-        } else if (ASN1_STRING_length(s) == 16) {
-          net::ip::address_v6::bytes_type b;
-          std::copy(p, p + 16, b.begin());
-          out.ips.push_back(net::ip::address_v6(b).to_string());
-        }
-      }
-    }
-    GENERAL_NAMES_free(names);
-  }
-  char cn[256];
-  if (X509_NAME_get_text_by_NID(X509_get_subject_name(cert), NID_commonName, cn, sizeof cn) > 0) {
-    out.common_name = cn;
-  }
-  return out;
-}
-
-std::string Join(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
-  return out;
-}
-
-// x509.HostnameError.Error().
-std::string HostnameErrorText(X509* cert, const std::string& host) {
-  const SubjectNames names = NamesOf(cert);
-  if (!names.has_san && Lower(names.common_name) == Lower(host)) {
-    return "x509: certificate relies on legacy Common Name field, use SANs instead";
-  }
-  std::string valid;
-  if (IsIPLiteral(host)) {
-    if (names.ips.empty()) {
-      return "x509: cannot validate certificate for " + host +
-             " because it doesn't contain any "
-             "IP SANs";
-    }
-    valid = Join(names.ips);
-  } else {
-    valid = Join(names.dns);
-  }
-  if (valid.empty())
-    return "x509: certificate is not valid for any names, but wanted to match " + host;
-  return "x509: certificate is valid for " + valid + ", not " + host;
-}
-
-// The verification error Go's crypto/x509 reports first (validity, name, chain, key usage), or
-// nullopt when the certificate passed.
-std::optional<std::string> VerifyErrorText(const VerifyRecord& r, SSL* ssl,
-                                           const std::string& host) {
-  if (!r.expired && !r.not_yet_valid && !r.hostname && !r.unknown_authority && !r.key_usage) {
-    return std::nullopt;
-  }
-  util::openssl::Cert cert(SSL_get1_peer_certificate(ssl));
-  if (cert == nullptr) return "x509: certificate signed by unknown authority";
-  if (r.expired || r.not_yet_valid) {
-    const std::string now = Rfc3339(std::time(nullptr));
-    if (r.not_yet_valid) {
-      return "x509: certificate has expired or is not yet valid: current time " + now +
-             " is before " + Rfc3339(X509_get0_notBefore(cert.get()));
-    }
-    return "x509: certificate has expired or is not yet valid: current time " + now + " is after " +
-           Rfc3339(X509_get0_notAfter(cert.get()));
-  }
-  if (r.hostname) return HostnameErrorText(cert.get(), host);
-  if (r.unknown_authority) return "x509: certificate signed by unknown authority";
-  return "x509: certificate specifies an incompatible key usage";
-}
-
-// Cancels a name lookup when the call's deadline passes.
-struct CancelResolver {
-  std::shared_ptr<tcp::resolver> resolver;
-  void operator()(const beast::error_code& ec) const {
-    if (!ec) resolver->cancel();
-  }
-};
-
 }  // namespace
 
 struct WebhookConverter::Impl {
@@ -343,87 +93,10 @@ struct WebhookConverter::Impl {
   std::string url;          // https://<host_header><target>
   util::Duration timeout{};
   ServiceResolver resolve;
-  std::shared_ptr<net::ssl::context> tls;
+  std::shared_ptr<const transport::TLSClient> tls;
 };
 
 namespace {
-
-std::expected<std::shared_ptr<net::ssl::context>, std::string> NewTlsContext(
-    const std::string& ca_pem) {
-  try {
-    auto ctx = std::make_shared<net::ssl::context>(net::ssl::context::tls_client);
-    ctx->set_options(net::ssl::context::default_workarounds | net::ssl::context::no_sslv2 |
-                     net::ssl::context::no_sslv3 | net::ssl::context::no_tlsv1 |
-                     net::ssl::context::no_tlsv1_1);
-    if (ca_pem.empty()) {
-      ctx->set_default_verify_paths();
-    } else {
-      // Only the bundle's certificates are trusted, as Go's RootCAs.
-      util::openssl::Bio bio = util::openssl::MemoryBio(ca_pem);
-      X509_STORE* store = SSL_CTX_get_cert_store(ctx->native_handle());
-      int added = 0;
-      while (bio != nullptr) {
-        X509* cert = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr);
-        if (cert == nullptr) break;
-        if (X509_STORE_add_cert(store, cert) == 1) ++added;
-        X509_free(cert);
-      }
-      ERR_clear_error();
-      if (added == 0) {
-        return std::unexpected(
-            "unable to load root certificates: unable to parse bytes as PEM block");
-      }
-    }
-    // HTTP/1.1 only, as upstream's webhook clients (http://issue.k8s.io/75791).
-    static const unsigned char kAlpn[] = "\x08http/1.1";
-    SSL_CTX_set_alpn_protos(ctx->native_handle(), kAlpn, sizeof kAlpn - 1);
-    ctx->set_verify_mode(net::ssl::verify_peer);
-    return ctx;
-  } catch (const boost::system::system_error& e) {
-    return std::unexpected(std::string("TLS configuration: ") + e.what());
-  }
-}
-
-// Name lookup bounded by the deadline; IP literals need none.
-Awaitable<std::expected<std::vector<tcp::endpoint>, std::string>> Lookup(
-    std::string host, std::string port, Clock::time_point deadline) {
-  std::vector<tcp::endpoint> out;
-  unsigned long port_number = 0;
-  try {
-    port_number = std::stoul(port);
-  } catch (...) {
-    port_number = 65536;
-  }
-  if (port_number > 65535)
-    co_return std::unexpected("dial tcp: lookup tcp/" + port + ": unknown port");
-  beast::error_code ec;
-  const net::ip::address addr = net::ip::make_address(host, ec);
-  if (!ec) {
-    out.emplace_back(addr, static_cast<unsigned short>(port_number));
-    co_return out;
-  }
-  auto ex = co_await net::this_coro::executor;
-  auto resolver = std::make_shared<tcp::resolver>(ex);
-  net::steady_timer timer(ex);
-  if (deadline != Clock::time_point::max()) {
-    timer.expires_at(deadline);
-    timer.async_wait(CancelResolver{resolver});
-  }
-  ec = {};
-  auto results =
-      co_await resolver->async_resolve(host, port, net::redirect_error(net::use_awaitable, ec));
-  timer.cancel();
-  if (ec == net::error::operation_aborted && Clock::now() >= deadline) {
-    co_return std::unexpected(std::string(kDeadlineExceeded));
-  }
-  if (ec == net::error::host_not_found || ec == net::error::host_not_found_try_again ||
-      (!ec && results.empty())) {
-    co_return std::unexpected("dial tcp: lookup " + host + ": no such host");
-  }
-  if (ec) co_return std::unexpected("dial tcp: lookup " + host + ": " + ErrnoText(ec));
-  for (const auto& entry : results) out.push_back(entry.endpoint());
-  co_return out;
-}
 
 // One POST on a fresh connection: the answer, or the text Go would put after `Post "<url>": `.
 Awaitable<std::expected<HttpAnswer, std::string>> Post(
@@ -438,106 +111,33 @@ Awaitable<std::expected<HttpAnswer, std::string>> Post(
     auto where =
         co_await impl->resolve(impl->service_namespace, impl->service_name, impl->service_port);
     if (!where) co_return std::unexpected(where.error());
-    auto split = SplitHostPort(*where);
+    auto split = transport::SplitHostPort(*where);
     if (!split)
       co_return std::unexpected("dial tcp: address " + *where + ": missing port in address");
     host = split->first;
     port = split->second;
-    if (Clock::now() >= deadline) co_return std::unexpected(std::string(kDeadlineExceeded));
+    if (Clock::now() >= deadline)
+      co_return std::unexpected(std::string(transport::kDeadlineExceeded));
   }
-  auto endpoints = co_await Lookup(host, port, deadline);
-  if (!endpoints) co_return std::unexpected(endpoints.error());
-
-  auto ex = co_await net::this_coro::executor;
-  beast::ssl_stream<beast::tcp_stream> stream(ex, *impl->tls);
-  beast::tcp_stream& tcp_stream = beast::get_lowest_layer(stream);
-  beast::error_code ec;
-  std::string dial_error;
-  bool connected = false;
-  for (const tcp::endpoint& ep : *endpoints) {
-    if (deadline == Clock::time_point::max()) {
-      tcp_stream.expires_never();
-    } else {
-      tcp_stream.expires_at(deadline);
-    }
-    ec = {};
-    co_await tcp_stream.async_connect(ep, net::redirect_error(net::use_awaitable, ec));
-    if (!ec) {
-      connected = true;
-      break;
-    }
-    if (ec == beast::error::timeout || Clock::now() >= deadline) {
-      co_return std::unexpected(std::string(kDeadlineExceeded));
-    }
-    if (dial_error.empty())
-      dial_error = "dial tcp " + EndpointString(ep) + ": connect: " + ErrnoText(ec);
-    beast::error_code ignored;
-    tcp_stream.socket().close(ignored);
-  }
-  if (!connected) co_return std::unexpected(dial_error);
-  std::string local, remote;
-  {
-    beast::error_code ignored;
-    local = EndpointString(tcp_stream.socket().local_endpoint(ignored));
-    remote = EndpointString(tcp_stream.socket().remote_endpoint(ignored));
-    tcp_stream.socket().set_option(tcp::no_delay(true), ignored);
-  }
-
-  SSL* ssl = stream.native_handle();
-  const bool ip = IsIPLiteral(impl->server_name);
-  if (!ip) SSL_set_tlsext_host_name(ssl, impl->server_name.c_str());
-  X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
-  X509_VERIFY_PARAM_set_hostflags(
-      param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
-  if (ip) {
-    X509_VERIFY_PARAM_set1_ip_asc(param, impl->server_name.c_str());
-  } else {
-    X509_VERIFY_PARAM_set1_host(param, impl->server_name.c_str(), impl->server_name.size());
-  }
-  VerifyRecord verify;
-  stream.set_verify_mode(net::ssl::verify_peer);
-  stream.set_verify_callback(RecordVerifyErrors{&verify});
-  ec = {};
-  co_await stream.async_handshake(net::ssl::stream_base::client,
-                                  net::redirect_error(net::use_awaitable, ec));
-  if (ec) {
-    ERR_clear_error();
-    if (Clock::now() >= deadline) co_return std::unexpected(std::string(kDeadlineExceeded));
-    co_return std::unexpected(HandshakeError(ec, local, remote));
-  }
-  if (auto bad = VerifyErrorText(verify, ssl, impl->server_name)) {
-    beast::error_code ignored;
-    tcp_stream.socket().close(ignored);
-    co_return std::unexpected("tls: failed to verify certificate: " + *bad);
-  }
-
-  http::request<http::string_body> req(http::verb::post, impl->target, 11);
-  req.set(http::field::host, impl->host_header);
-  req.set(http::field::user_agent, kUserAgent);
-  req.set(http::field::content_type, "application/json");
-  req.set(http::field::accept, "application/json, */*");
-  req.body() = std::move(body);
-  req.prepare_payload();
-  ec = {};
-  co_await http::async_write(stream, req, net::redirect_error(net::use_awaitable, ec));
-  if (ec && Clock::now() >= deadline) co_return std::unexpected(std::string(kDeadlineExceeded));
-  if (ec) co_return std::unexpected(IoError("write", ec, local, remote));
-
-  beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(kMaxResponseBytes);
-  ec = {};
-  co_await http::async_read(stream, buffer, parser, net::redirect_error(net::use_awaitable, ec));
-  if (ec && Clock::now() >= deadline) co_return std::unexpected(std::string(kDeadlineExceeded));
-  if (ec) co_return std::unexpected(IoError("read", ec, local, remote));
-
+  auto connection =
+      co_await transport::Connection::Dial(impl->tls, host, port, impl->server_name, deadline);
+  if (!connection) co_return std::unexpected(connection.error());
+  transport::Connection& c = **connection;
+  genericserver::Headers headers;
+  headers.Add("Host", impl->host_header);
+  headers.Add("User-Agent", std::string(kUserAgent));
+  headers.Add("Content-Type", "application/json");
+  headers.Add("Accept", "application/json, */*");
+  auto sent = co_await c.Send("POST", impl->target, headers, std::move(body), deadline);
+  if (!sent) co_return std::unexpected(sent.error());
+  auto head = co_await c.ReadHead(deadline);
+  if (!head) co_return std::unexpected(head.error());
+  auto read = co_await c.ReadAll(kMaxResponseBytes, deadline);
+  if (!read) co_return std::unexpected(read.error());
   HttpAnswer answer;
-  answer.status = parser.get().result_int();
-  answer.content_type = std::string(parser.get()[http::field::content_type]);
-  answer.body = std::move(parser.get().body());
-  beast::error_code ignored;
-  tcp_stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-  tcp_stream.close();
+  answer.status = head->status;
+  answer.content_type = std::string(head->headers.Get("Content-Type").value_or(""));
+  answer.body = std::move(*read);
   co_return answer;
 }
 
@@ -677,7 +277,9 @@ std::expected<std::shared_ptr<WebhookConverter>, std::string> WebhookConverter::
     if (!decoded) return std::unexpected("clientConfig.caBundle is not valid base64");
     ca_pem = std::move(*decoded);
   }
-  auto tls = NewTlsContext(ca_pem);
+  transport::TLSClientConfig tls_config;
+  tls_config.ca_pem = std::move(ca_pem);
+  auto tls = transport::TLSClient::New(tls_config);
   if (!tls) return std::unexpected(tls.error());
   impl->tls = std::move(*tls);
   return std::shared_ptr<WebhookConverter>(new WebhookConverter(std::move(impl)));
