@@ -10,7 +10,7 @@ build_pkgs=(
   libboost-dev libssl-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev
   openssl ca-certificates curl
 )
-test_pkgs=(catch2 python3 procps clang-format etcd-server sqlite3 python3-kubernetes)
+test_pkgs=(catch2 python3 procps clang-format etcd-server sqlite3 python3-kubernetes iproute2)
 
 want=("${build_pkgs[@]}")
 if [[ "${1:-}" == "--test" ]]; then

@@ -219,6 +219,32 @@ def aliased_document(input_dir, group_version, source):
     return json.loads(text), group, version
 
 
+def new_document(input_dir, group_version, shared):
+    """A group-version that no input document has (apiregistration.k8s.io/v1, served by the
+    aggregator): a document without paths holding the `shared` schemas (the apimachinery
+    types upstream puts in every group-version document) as the input documents have them;
+    its kinds and resources come from the additions."""
+    group, version = group_version.split('/')
+    if os.path.exists(os.path.join(input_dir, f'apis__{group}__{version}.json')):
+        raise GenError(f'{group_version} has an input document; drop it from new_group_versions')
+    schemas, release = {}, None
+    for file_name in sorted(os.listdir(input_dir)):
+        if group_version_of(file_name) is None:
+            continue
+        with open(os.path.join(input_dir, file_name), encoding='utf-8') as f:
+            doc = json.load(f)
+        release = release or doc.get('info', {}).get('version')
+        found = doc.get('components', {}).get('schemas', {})
+        for name in shared:
+            if name not in schemas and name in found:
+                schemas[name] = found[name]
+    missing = sorted(set(shared) - set(schemas))
+    if missing:
+        raise GenError(f'{group_version}: no input document has {missing}')
+    doc = {'info': {'version': release}, 'components': {'schemas': schemas}, 'paths': {}}
+    return doc, group, version
+
+
 def read_parsed_document(doc, where, group, version, additions):
     upstream = doc.get('info', {}).get('version')
     if not upstream:
@@ -327,6 +353,10 @@ def read_documents(input_dir, additions):
     for group_version, source in sorted(additions.get('group_versions', {}).items()):
         doc, group, version = aliased_document(input_dir, group_version, source)
         docs.append(read_parsed_document(doc, f'{group_version} (as {source})', group, version,
+                                         additions))
+    for group_version, shared in sorted(additions.get('new_group_versions', {}).items()):
+        doc, group, version = new_document(input_dir, group_version, shared)
+        docs.append(read_parsed_document(doc, f'{group_version} (new)', group, version,
                                          additions))
     if not docs:
         raise GenError(f'{input_dir}: no group-version documents (api__v1.json, ...)')

@@ -57,7 +57,20 @@ int main(int argc, char** argv) {
   master.service_account_signing_key = completed->ServiceAccountSigningKey();
   master.service_account_issuer = authentication.service_account_issuers.front();
   master.api_audiences = authentication.api_audiences;
-  app::ServerChain chain = app::CreateServerChain(config, **storage, master);
+  master::bootstrap::ClusterAuthenticationInfo& trust = master.cluster_authentication;
+  trust.client_ca = completed->ClientCABundle();
+  trust.request_header_ca = completed->RequestHeaderCABundle();
+  if (!trust.request_header_ca.empty()) {
+    trust.request_header_username_headers = authentication.requestheader_username_headers;
+    trust.request_header_group_headers = authentication.requestheader_group_headers;
+    trust.request_header_extra_header_prefixes = authentication.requestheader_extra_headers_prefix;
+    trust.request_header_allowed_names = authentication.requestheader_allowed_names;
+  }
+  aggregator::Config aggregator;
+  aggregator.proxy_client_cert_file = completed->ProxyClientCertFile();
+  aggregator.proxy_client_key_file = completed->ProxyClientKeyFile();
+  aggregator.enable_aggregator_routing = completed->Get().aggregator.enable_aggregator_routing;
+  app::ServerChain chain = app::CreateServerChain(config, **storage, master, aggregator);
   chain.Outermost().PrepareRun();
   (*storage)->Start();
   auto result = chain.Outermost().Run();

@@ -1,11 +1,15 @@
 #pragma once
-// The aggregator: first in the delegation chain. Serves /apis (every group of the chain)
-// and apiregistration.k8s.io; later it proxies remote APIServices.
+// The aggregator: first in the delegation chain. Serves apiregistration.k8s.io (APIServices),
+// keeps Local APIServices for the chain's own group-versions, proxies the group-versions of
+// remote APIServices to their extension API servers and checks their availability, and
+// serves /apis (the chain's groups and the remote ones) and OpenAPI.
 
 #include <memory>
 
 #include <string>
 
+#include "pkg/aggregator/apiservice_table.h"
+#include "pkg/genericserver/registry/service_resolver.h"
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
 #include "pkg/genericserver/storage/factory.h"
@@ -34,6 +38,8 @@ class APIAggregator {
 
  private:
   std::unique_ptr<genericserver::GenericAPIServer> generic_;
+  std::unique_ptr<APIServiceTable> table_;
+  std::unique_ptr<registry::ServiceResolver> resolver_;
 };
 
 }  // namespace aggregator

@@ -1,12 +1,12 @@
 #include "pkg/aggregator/priority.h"
 
-#include <algorithm>
 #include <map>
 
 namespace aggregator {
 
 int GroupPriority(std::string_view group) {
   static const std::map<std::string_view, int> kPriorities = {
+      {"", 18000},
       {"apiregistration.k8s.io", 18000},
       {"apps", 17800},
       {"events.k8s.io", 17750},
@@ -34,11 +34,22 @@ int GroupPriority(std::string_view group) {
   return it == kPriorities.end() ? 1000 : it->second;
 }
 
-void SortByPriority(std::vector<endpoints::APIGroupInfo>& groups) {
-  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
-    const int pa = GroupPriority(a.group.name), pb = GroupPriority(b.group.name);
-    return pa != pb ? pa > pb : a.group.name < b.group.name;
-  });
+int VersionPriority(std::string_view group, std::string_view version) {
+  static const std::map<std::pair<std::string_view, std::string_view>, int> kPriorities = {
+      {{"", "v1"}, 1},
+      {{"autoscaling", "v2"}, 30},
+      {{"events.k8s.io", "v1beta1"}, 5},
+      {{"discovery.k8s.io", "v1beta1"}, 12},
+      {{"flowcontrol.apiserver.k8s.io", "v1"}, 21},
+      {{"flowcontrol.apiserver.k8s.io", "v1beta3"}, 18},
+      {{"flowcontrol.apiserver.k8s.io", "v1beta2"}, 15},
+      {{"flowcontrol.apiserver.k8s.io", "v1beta1"}, 12},
+  };
+  auto it = kPriorities.find({group, version});
+  if (it != kPriorities.end()) return it->second;
+  const bool ga =
+      version.size() > 1 && version.find_first_not_of("0123456789", 1) == std::string_view::npos;
+  return ga ? 15 : 9;
 }
 
 }  // namespace aggregator

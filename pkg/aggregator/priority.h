@@ -1,19 +1,17 @@
 #pragma once
-// The order of API groups in /apis and aggregated discovery: upstream's groupPriorityMinimum
-// of each built-in group (higher first), then the group name. kubectl's REST mapping prefers
+// Upstream's priorities of the built-in group-versions, as their Local APIServices carry them.
+// They order /apis and aggregated discovery (see discovery.h): kubectl's REST mapping prefers
 // the earlier group when resource names collide, so the order is part of the API.
 
 #include <string_view>
-#include <vector>
-
-#include "pkg/genericserver/endpoints/discovery.h"
 
 namespace aggregator {
 
 // The groupPriorityMinimum upstream registers for a built-in group; 1000 (a CRD's) otherwise.
 int GroupPriority(std::string_view group);
 
-// Sorts groups by priority, highest first, then by name.
-void SortByPriority(std::vector<endpoints::APIGroupInfo>& groups);
+// The versionPriority upstream registers for a built-in group-version: its table's value,
+// else 15 for a GA version and 9 for others.
+int VersionPriority(std::string_view group, std::string_view version);
 
 }  // namespace aggregator

@@ -10,6 +10,7 @@
 #include "pkg/apiextensions/registry/custom_resource.h"
 #include "pkg/apiextensions/schema/structural.h"
 #include "pkg/genericserver/endpoints/installer.h"
+#include "pkg/genericserver/endpoints/version_priority.h"
 #include "pkg/genericserver/server/responses.h"
 #include "pkg/genericserver/storage/converting.h"
 
@@ -215,7 +216,7 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
       entry->stores[name] = std::move(store);
     }
   }
-  std::sort(entry->versions.begin(), entry->versions.end(), VersionPriorityLess);
+  std::sort(entry->versions.begin(), entry->versions.end(), endpoints::VersionPriorityLess);
 
   std::lock_guard lock(mu_);
   auto next = std::make_shared<Snapshot>(*snapshot_);
@@ -275,7 +276,7 @@ void CustomResourceServing::RebuildGroup(Snapshot& next, const std::string& grou
     if (m->terminating) g->terminating.insert(m->plural);
   }
   std::vector<std::string> ordered(versions.begin(), versions.end());
-  std::sort(ordered.begin(), ordered.end(), VersionPriorityLess);
+  std::sort(ordered.begin(), ordered.end(), endpoints::VersionPriorityLess);
   g->info.group.versions = ordered;
   for (const std::string& version : ordered) {
     auto handler = std::make_shared<endpoints::GroupVersionHandler>(group, version, lifecycle_);

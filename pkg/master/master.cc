@@ -112,13 +112,13 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   auto pods = store(resources::Pods(disruption_budgets), namespace_lifecycle);
   auto bindings =
       std::make_shared<registry::Store>(resources::Bindings(pods), nullptr, namespace_lifecycle);
-  group_version(
-      "", "v1",
-      {resources::ConfigMaps(), resources::Secrets(), resources::Events(),
-       resources::ServiceAccounts(master), resources::Nodes(), resources::PersistentVolumes(),
-       resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
-       resources::PodTemplates(), resources::LimitRanges(), resources::ResourceQuotas()},
-      {pods, bindings, services, endpoints, component_statuses});
+  auto config_maps = store(resources::ConfigMaps(), namespace_lifecycle);
+  group_version("", "v1",
+                {resources::Secrets(), resources::Events(), resources::ServiceAccounts(master),
+                 resources::Nodes(), resources::PersistentVolumes(),
+                 resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
+                 resources::PodTemplates(), resources::LimitRanges(), resources::ResourceQuotas()},
+                {pods, bindings, services, endpoints, component_statuses, config_maps});
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});
@@ -184,6 +184,10 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   if (colon != std::string::npos) kubernetes.port = std::stoi(address.substr(colon + 1));
   s->generic_->AddPostStartHook("scheduling/bootstrap-system-priority-classes",
                                 bootstrap::SystemPriorityClasses(priority_classes));
+  // Upstream's cluster-authentication-trust controller, run once.
+  s->generic_->AddPostStartHook(
+      "start-cluster-authentication-info-controller",
+      bootstrap::AuthenticationConfigMap(namespaces, config_maps, master.cluster_authentication));
   s->generic_->AddPostStartHook("bootstrap-controller",
                                 bootstrap::KubernetesServiceHook(namespaces, services, endpoints,
                                                                  endpoint_slices, kubernetes));

@@ -9,6 +9,7 @@
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
 #include "pkg/genericserver/storage/factory.h"
+#include "pkg/master/bootstrap/authentication_configmap.h"
 
 namespace master {
 
@@ -22,6 +23,8 @@ struct Config {
   std::string service_account_signing_key;
   std::string service_account_issuer = "https://kubernetes.default.svc.cluster.local";
   std::vector<std::string> api_audiences = {"https://kubernetes.default.svc.cluster.local"};
+  // Written to kube-system/extension-apiserver-authentication after start-up.
+  bootstrap::ClusterAuthenticationInfo cluster_authentication;
 };
 
 class Instance {

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <tuple>
 
 #include "pkg/genericserver/authz/authorizer.h"
+#include "pkg/options/certificates.h"
 #include "pkg/util/log.h"
 #include "pkg/util/strings.h"
 
@@ -31,6 +33,24 @@ void AuthenticationOptions::AddFlags(FlagSet& fs) {
   fs.StringList("api-audiences", &api_audiences,
                 "Audiences a token must name to be accepted, and the default audiences of "
                 "TokenRequests. Default: the first --service-account-issuer.");
+  fs.String("requestheader-client-ca-file", &requestheader_client_ca_file,
+            "PEM bundle of CAs whose client certificates may name the user in the "
+            "--requestheader-username-headers; such a certificate is not itself a user unless "
+            "--client-ca-file trusts it too. The generated front-proxy CA is trusted as well "
+            "unless --proxy-client-cert-file is given.");
+  fs.StringList("requestheader-allowed-names", &requestheader_allowed_names,
+                "Common names a front-proxy certificate must have; empty: any certificate of "
+                "those CAs. Default with only the generated front-proxy CA: front-proxy-client.");
+  fs.StringList("requestheader-username-headers", &requestheader_username_headers,
+                "Request headers holding the user name; the first one present wins. Default "
+                "with the generated front proxy: X-Remote-User.");
+  fs.StringList("requestheader-group-headers", &requestheader_group_headers,
+                "Request headers holding the groups; every value counts. Default with the "
+                "generated front proxy: X-Remote-Group.");
+  fs.StringList("requestheader-extra-headers-prefix", &requestheader_extra_headers_prefix,
+                "Prefixes of request headers holding extra user information (the rest of the "
+                "name, lower-cased and percent-decoded, is the key). Default with the "
+                "generated front proxy: X-Remote-Extra-.");
 }
 
 std::vector<std::string> AuthenticationOptions::Validate() const {
@@ -38,7 +58,8 @@ std::vector<std::string> AuthenticationOptions::Validate() const {
   std::vector<std::pair<std::string, std::string>> files = {
       {"--client-ca-file", client_ca_file},
       {"--token-auth-file", token_auth_file},
-      {"--service-account-signing-key-file", service_account_signing_key_file}};
+      {"--service-account-signing-key-file", service_account_signing_key_file},
+      {"--requestheader-client-ca-file", requestheader_client_ca_file}};
   for (const std::string& f : service_account_key_files) {
     files.emplace_back("--service-account-key-file", f);
   }
@@ -47,10 +68,23 @@ std::vector<std::string> AuthenticationOptions::Validate() const {
       errors.push_back(flag + " " + util::Quote(path) + ": no such file");
     }
   }
+  for (const auto& [flag, values] :
+       {std::pair{"requestheader-username-headers", &requestheader_username_headers},
+        std::pair{"requestheader-group-headers", &requestheader_group_headers},
+        std::pair{"requestheader-extra-headers-prefix", &requestheader_extra_headers_prefix},
+        std::pair{"requestheader-allowed-names", &requestheader_allowed_names}}) {
+    for (const std::string& v : *values) {
+      if (util::TrimSpace(v).empty()) {
+        errors.push_back("empty value in " + util::Quote(flag));
+        break;
+      }
+    }
+  }
   return errors;
 }
 
-void AuthenticationOptions::Complete(const std::vector<std::string>& modes) {
+void AuthenticationOptions::Complete(const std::vector<std::string>& modes,
+                                     bool front_proxy_generated) {
   if (service_account_issuers.empty()) {
     service_account_issuers = {"https://kubernetes.default.svc.cluster.local"};
   }
@@ -59,6 +93,37 @@ void AuthenticationOptions::Complete(const std::vector<std::string>& modes) {
     KLOG_WARNING << "AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting "
                     "AnonymousAuth to false. You should use a different authorizer";
     anonymous_auth = false;
+  }
+
+  if (front_proxy_generated) {
+    auto fill = [](std::vector<std::string>& values, const char* standard) {
+      if (values.empty()) values = {standard};
+    };
+    fill(requestheader_username_headers, "X-Remote-User");
+    fill(requestheader_group_headers, "X-Remote-Group");
+    fill(requestheader_extra_headers_prefix, "X-Remote-Extra-");
+    // Only the generated CA is trusted: only its client may send the headers.
+    if (requestheader_client_ca_file.empty()) {
+      fill(requestheader_allowed_names, kFrontProxyClientName);
+    }
+  }
+  for (auto* values : {&requestheader_username_headers, &requestheader_group_headers,
+                       &requestheader_extra_headers_prefix}) {
+    for (std::string& v : *values) v = std::string(util::TrimSpace(v));
+  }
+  // What upstream warns about: the aggregator sets the standard headers.
+  for (const auto& [flag, values, standard] :
+       {std::tuple{"--requestheader-username-headers", &requestheader_username_headers,
+                   "X-Remote-User"},
+        std::tuple{"--requestheader-group-headers", &requestheader_group_headers, "X-Remote-Group"},
+        std::tuple{"--requestheader-extra-headers-prefix", &requestheader_extra_headers_prefix,
+                   "X-Remote-Extra-"}}) {
+    if (!values->empty() && std::ranges::none_of(*values, [&](const std::string& v) {
+          return util::EqualsIgnoreCase(v, standard);
+        })) {
+      KLOG_WARNING << flag << " is set without specifying the standard " << standard
+                   << " header - API aggregation will not work";
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // --client-ca-file, --token-auth-file, --anonymous-auth, and service-account tokens:
 // --service-account-issuer, --service-account-key-file, --service-account-signing-key-file,
-// --api-audiences.
+// --api-audiences; request headers set by a front proxy: --requestheader-client-ca-file,
+// --requestheader-allowed-names, --requestheader-username-headers,
+// --requestheader-group-headers, --requestheader-extra-headers-prefix.
 
 #include <string>
 #include <vector>
@@ -18,12 +20,22 @@ struct AuthenticationOptions {
   std::vector<std::string> service_account_key_files;  // verification keys, besides the signer's
   std::string service_account_signing_key_file;        // default: the generated sa.key
   std::vector<std::string> api_audiences;              // default: the first issuer
+  // Request-header authentication is on when a CA trusts a front proxy: this file, and the
+  // generated front-proxy CA unless --proxy-client-cert-file is given. With the generated
+  // one, empty lists get kubeadm's values (allowed names only without this file).
+  std::string requestheader_client_ca_file;
+  std::vector<std::string> requestheader_allowed_names;
+  std::vector<std::string> requestheader_username_headers;
+  std::vector<std::string> requestheader_group_headers;
+  std::vector<std::string> requestheader_extra_headers_prefix;
 
   void AddFlags(FlagSet& fs);
   std::vector<std::string> Validate() const;
   // Upstream refuses anonymous requests under AlwaysAllow: it would give them everything.
-  // Fills the service-account defaults.
-  void Complete(const std::vector<std::string>& authorization_modes);
+  // Fills the service-account defaults, and the request-header ones when the front proxy is
+  // generated.
+  void Complete(const std::vector<std::string>& authorization_modes,
+                bool front_proxy_generated = false);
 };
 
 }  // namespace options

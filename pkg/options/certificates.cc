@@ -41,7 +41,9 @@ std::expected<pki::KeyPair, std::string> LoadLeaf(const std::string& cert_path,
   return pki::KeyPair{*cert, *key};
 }
 
-std::expected<pki::KeyPair, std::string> EnsureCA(const std::string& cert_path,
+// name: what the log says and the CN prefix of a new CA.
+std::expected<pki::KeyPair, std::string> EnsureCA(const std::string& name,
+                                                  const std::string& cert_path,
                                                   const std::string& key_path) {
   const bool have_cert = fs::exists(cert_path), have_key = fs::exists(key_path);
   if (have_cert != have_key) {
@@ -49,9 +51,8 @@ std::expected<pki::KeyPair, std::string> EnsureCA(const std::string& cert_path,
                            "; restore the other or remove both to generate a new CA");
   }
   if (!have_cert) {
-    KLOG_INFO << "generating a CA in " << cert_path;
-    auto ca =
-        pki::GenerateCA("kube-apiserver-ca@" + std::to_string(std::time(nullptr)), kCAValidity);
+    KLOG_INFO << "generating the " << name << " in " << cert_path;
+    auto ca = pki::GenerateCA(name + "@" + std::to_string(std::time(nullptr)), kCAValidity);
     if (!ca) return std::unexpected(ca.error());
     if (auto r = Write(cert_path, key_path, *ca); !r) return std::unexpected(r.error());
     return ca;
@@ -112,7 +113,7 @@ std::expected<PKIFiles, std::string> EnsurePKI(const PKIRequest& request) {
   const std::string dir = (fs::path(request.cert_dir) / "").string();
   files.ca_cert = dir + "ca.crt";
   files.ca_key = dir + "ca.key";
-  auto ca = EnsureCA(files.ca_cert, files.ca_key);
+  auto ca = EnsureCA("kube-apiserver-ca", files.ca_cert, files.ca_key);
   if (!ca) return std::unexpected(ca.error());
 
   if (request.generate_serving) {
@@ -153,6 +154,27 @@ std::expected<PKIFiles, std::string> EnsurePKI(const PKIRequest& request) {
   if (auto r = EnsureLeaf("admin client", files.admin_cert, files.admin_key, *ca, admin, nullptr);
       !r) {
     return std::unexpected(r.error());
+  }
+
+  // The front proxy: its own CA, so that a certificate trusted for request headers is never
+  // an ordinary client identity, and the client certificate the aggregator presents.
+  if (request.generate_front_proxy) {
+    files.front_proxy_ca_cert = dir + "front-proxy-ca.crt";
+    files.front_proxy_ca_key = dir + "front-proxy-ca.key";
+    auto front_proxy_ca =
+        EnsureCA("front-proxy-ca", files.front_proxy_ca_cert, files.front_proxy_ca_key);
+    if (!front_proxy_ca) return std::unexpected(front_proxy_ca.error());
+    files.front_proxy_client_cert = dir + "front-proxy-client.crt";
+    files.front_proxy_client_key = dir + "front-proxy-client.key";
+    pki::CertRequest client;
+    client.common_name = kFrontProxyClientName;
+    client.client_auth = true;
+    client.validity = kLeafValidity;
+    if (auto r = EnsureLeaf("front-proxy client", files.front_proxy_client_cert,
+                            files.front_proxy_client_key, *front_proxy_ca, client, nullptr);
+        !r) {
+      return std::unexpected(r.error());
+    }
   }
   return files;
 }

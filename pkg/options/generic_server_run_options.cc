@@ -15,7 +15,7 @@ void GenericServerRunOptions::AddFlags(FlagSet& fs) {
   fs.String("advertise-address", &advertise_address,
             "The IP address at which to advertise the apiserver to clients and in "
             "discovery. Defaults to --bind-address, or the host's first non-loopback "
-            "address when that is unspecified.");
+            "address when that is unspecified or a loopback address.");
   fs.Int("max-requests-inflight", &max_requests_inflight,
          "The most get/list/watch requests served at once; 0 means no limit.");
   fs.Int("max-mutating-requests-inflight", &max_mutating_requests_inflight,
@@ -49,12 +49,21 @@ std::vector<std::string> GenericServerRunOptions::Validate() const {
 
 void GenericServerRunOptions::Complete(const std::string& bind_address) {
   if (!advertise_address.empty()) return;
-  advertise_address = IsUnspecifiedAddress(bind_address) ? DefaultHostAddress() : bind_address;
+  // As upstream's ResolveBindAddress: a loopback address is no address to advertise (the
+  // `kubernetes` Endpoints may not hold one).
+  advertise_address = IsUnspecifiedAddress(bind_address) || IsLoopbackAddress(bind_address)
+                          ? DefaultHostAddress()
+                          : bind_address;
 }
 
 bool IsUnspecifiedAddress(const std::string& ip) {
   std::string canonical = pki::CanonicalIP(ip);
   return canonical == "0.0.0.0" || canonical == "::";
+}
+
+bool IsLoopbackAddress(const std::string& ip) {
+  std::string canonical = pki::CanonicalIP(ip);
+  return canonical.starts_with("127.") || canonical == "::1";
 }
 
 std::string DefaultHostAddress() {

@@ -25,5 +25,6 @@ struct GenericServerRunOptions {
 // The first non-loopback IPv4 address of an interface that is up, else 127.0.0.1.
 std::string DefaultHostAddress();
 bool IsUnspecifiedAddress(const std::string& ip);
+bool IsLoopbackAddress(const std::string& ip);
 
 }  // namespace options

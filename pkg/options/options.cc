@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "pkg/genericserver/authn/request_header.h"
 #include "pkg/genericserver/authn/service_account_token.h"
 #include "pkg/genericserver/authn/token_file.h"
 #include "pkg/genericserver/authn/union.h"
@@ -23,6 +24,25 @@ void Append(std::vector<std::string>& to, std::vector<std::string> from) {
   for (auto& e : from) to.push_back(std::move(e));
 }
 
+// The PEM bundles of files, one after the other; errors name the flag of each file.
+std::string Concatenate(const std::vector<std::pair<std::string, std::string>>& flags_and_files,
+                        std::vector<std::string>& errors, std::vector<std::string>& files) {
+  std::string bundle;
+  for (const auto& [flag, path] : flags_and_files) {
+    auto pem = util::ReadFile(path);
+    auto valid = pem ? pki::ValidateBundle(*pem)
+                     : std::expected<void, std::string>(std::unexpected(pem.error()));
+    if (!valid) {
+      errors.push_back(flag + " " + path + ": " + valid.error());
+      continue;
+    }
+    files.push_back(path);
+    bundle += *pem;
+    if (!bundle.empty() && bundle.back() != '\n') bundle += '\n';
+  }
+  return bundle;
+}
+
 std::string HostName() {
   char buf[256] = {};
   if (gethostname(buf, sizeof buf - 1) != 0) return "";
@@ -35,6 +55,7 @@ void Options::AddFlags(FlagSet& fs) {
   secure_serving.AddFlags(fs);
   authentication.AddFlags(fs);
   authorization.AddFlags(fs);
+  aggregator.AddFlags(fs);
   storage.AddFlags(fs);
   embedded.AddFlags(fs);
   service.AddFlags(fs);
@@ -53,6 +74,7 @@ std::vector<std::string> Options::Validate() const {
   Append(errors, secure_serving.Validate());
   Append(errors, authentication.Validate());
   Append(errors, authorization.Validate());
+  Append(errors, aggregator.Validate());
   Append(errors, storage.Validate());
   Append(errors, embedded.Validate());
   Append(errors, service.Validate());
@@ -81,11 +103,12 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
   }
   o.generic.Complete(o.secure_serving.bind_address);
   o.service.Complete();
-  o.authentication.Complete(o.authorization.modes);
+  o.authentication.Complete(o.authorization.modes, o.aggregator.GenerateFrontProxy());
 
   PKIRequest pki_request;
   pki_request.cert_dir = o.secure_serving.cert_dir;
   pki_request.generate_serving = o.secure_serving.tls_cert_file.empty();
+  pki_request.generate_front_proxy = o.aggregator.GenerateFrontProxy();
   pki_request.dns_names = {"localhost", "kubernetes", "kubernetes.default",
                            "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"};
   if (std::string host = HostName(); !host.empty() && host != "localhost") {
@@ -132,13 +155,42 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
     }
     done.service_account_public_keys_.push_back(*pem);  // the authenticator reads any PEM
   }
+  // The two sets of CAs, kept apart: client certificates, and front proxies.
+  std::vector<std::pair<std::string, std::string>> client_cas = {{"ca.crt", done.pki_.ca_cert}};
   if (!o.authentication.client_ca_file.empty()) {
-    auto bundle = util::ReadFile(o.authentication.client_ca_file);
-    auto valid = bundle ? pki::ValidateBundle(*bundle)
-                        : std::expected<void, std::string>(std::unexpected(bundle.error()));
-    if (!valid) {
-      errors.push_back("--client-ca-file " + o.authentication.client_ca_file + ": " +
-                       valid.error());
+    client_cas.emplace_back("--client-ca-file", o.authentication.client_ca_file);
+  }
+  done.client_ca_bundle_ = Concatenate(client_cas, errors, done.client_ca_files_);
+  std::vector<std::pair<std::string, std::string>> request_header_cas;
+  if (pki_request.generate_front_proxy) {
+    request_header_cas.emplace_back("front-proxy-ca.crt", done.pki_.front_proxy_ca_cert);
+  }
+  if (!o.authentication.requestheader_client_ca_file.empty()) {
+    request_header_cas.emplace_back("--requestheader-client-ca-file",
+                                    o.authentication.requestheader_client_ca_file);
+  }
+  done.request_header_ca_bundle_ =
+      Concatenate(request_header_cas, errors, done.request_header_ca_files_);
+
+  // The aggregator's client certificate: given (both files, checked here as upstream's
+  // aggregator checks them when it loads them) or generated.
+  if (pki_request.generate_front_proxy) {
+    done.proxy_client_cert_file_ = done.pki_.front_proxy_client_cert;
+    done.proxy_client_key_file_ = done.pki_.front_proxy_client_key;
+  } else {
+    done.proxy_client_cert_file_ = o.aggregator.proxy_client_cert_file;
+    done.proxy_client_key_file_ = o.aggregator.proxy_client_key_file;
+    auto cert = util::ReadFile(done.proxy_client_cert_file_);
+    auto key = util::ReadFile(done.proxy_client_key_file_);
+    if (!cert || !key) {
+      errors.push_back("--proxy-client-cert-file, --proxy-client-key-file: " +
+                       (cert ? key.error() : cert.error()));
+    } else if (auto info = pki::ParseCertificate(*cert); !info) {
+      errors.push_back("--proxy-client-cert-file " + done.proxy_client_cert_file_ + ": " +
+                       info.error());
+    } else if (!pki::KeyMatches(*cert, *key)) {
+      errors.push_back("--proxy-client-key-file " + done.proxy_client_key_file_ +
+                       " does not match --proxy-client-cert-file " + done.proxy_client_cert_file_);
     }
   }
   if (!errors.empty()) return std::unexpected(errors);
@@ -185,13 +237,22 @@ genericserver::Config CompletedOptions::GenericConfig() const {
     c.secure_serving.cert_file = o.secure_serving.tls_cert_file;
     c.secure_serving.key_file = o.secure_serving.tls_private_key_file;
   }
-  c.secure_serving.client_ca_files = {pki_.ca_cert};
-  if (!o.authentication.client_ca_file.empty()) {
-    c.secure_serving.client_ca_files.push_back(o.authentication.client_ca_file);
-  }
+  c.secure_serving.client_ca_files = client_ca_files_;
+  c.secure_serving.request_header_ca_files = request_header_ca_files_;
 
-  std::vector<authn::AuthenticatorPtr> authenticators = {
-      std::make_shared<authn::X509Authenticator>()};
+  // As upstream orders them: the front proxy first, then client certificates, then tokens.
+  std::vector<authn::AuthenticatorPtr> authenticators;
+  if (!request_header_ca_files_.empty()) {
+    authn::RequestHeaderConfig request_header;
+    request_header.username_headers = o.authentication.requestheader_username_headers;
+    request_header.group_headers = o.authentication.requestheader_group_headers;
+    request_header.extra_header_prefixes = o.authentication.requestheader_extra_headers_prefix;
+    request_header.allowed_names = o.authentication.requestheader_allowed_names;
+    c.request_header = std::make_shared<const authn::RequestHeaderConfig>(request_header);
+    authenticators.push_back(
+        std::make_shared<authn::RequestHeaderAuthenticator>(std::move(request_header)));
+  }
+  authenticators.push_back(std::make_shared<authn::X509Authenticator>());
   if (tokens_) authenticators.push_back(tokens_);
   authenticators.push_back(authn::NewServiceAccountTokenAuthenticator(
       service_account_public_keys_, o.authentication.service_account_issuers,

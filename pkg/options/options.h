@@ -11,6 +11,7 @@
 
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/storage/factory.h"
+#include "pkg/options/aggregator_options.h"
 #include "pkg/options/authentication_options.h"
 #include "pkg/options/authorization_options.h"
 #include "pkg/options/certificates.h"
@@ -34,6 +35,7 @@ struct Options {
   SecureServingOptions secure_serving;
   AuthenticationOptions authentication;
   AuthorizationOptions authorization;
+  AggregatorOptions aggregator;
   StorageOptions storage;
   EmbeddedOptions embedded;
   ServiceOptions service;
@@ -59,6 +61,20 @@ class CompletedOptions {
   // The PEM private key that signs service-account tokens.
   const std::string& ServiceAccountSigningKey() const { return service_account_signing_key_; }
 
+  // The client certificate the aggregator presents to extension API servers: the flags',
+  // or the generated front-proxy-client.crt/.key.
+  const std::string& ProxyClientCertFile() const { return proxy_client_cert_file_; }
+  const std::string& ProxyClientKeyFile() const { return proxy_client_key_file_; }
+  // The CAs trusted for client certificates (the generated CA, --client-ca-file) and for
+  // front-proxy certificates (the generated front-proxy CA unless --proxy-client-cert-file,
+  // --requestheader-client-ca-file): the files, and their PEM content concatenated, as
+  // kube-system/extension-apiserver-authentication publishes them. No request-header CA:
+  // request-header authentication is off.
+  const std::vector<std::string>& ClientCAFiles() const { return client_ca_files_; }
+  const std::string& ClientCABundle() const { return client_ca_bundle_; }
+  const std::vector<std::string>& RequestHeaderCAFiles() const { return request_header_ca_files_; }
+  const std::string& RequestHeaderCABundle() const { return request_header_ca_bundle_; }
+
  private:
   friend struct Options;
   CompletedOptions() = default;
@@ -67,6 +83,12 @@ class CompletedOptions {
   std::shared_ptr<authn::TokenFileAuthenticator> tokens_;
   std::string service_account_signing_key_;
   std::vector<std::string> service_account_public_keys_;  // PEM
+  std::string proxy_client_cert_file_;
+  std::string proxy_client_key_file_;
+  std::vector<std::string> client_ca_files_;
+  std::string client_ca_bundle_;
+  std::vector<std::string> request_header_ca_files_;
+  std::string request_header_ca_bundle_;
 };
 
 }  // namespace options

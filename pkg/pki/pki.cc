@@ -230,4 +230,27 @@ std::expected<void, std::string> ValidateBundle(std::string_view pem) {
   return {};
 }
 
+std::expected<std::vector<BundleCertificate>, std::string> SplitBundle(std::string_view pem) {
+  std::vector<BundleCertificate> out;
+  Bio bio = MemoryBio(pem);
+  ERR_clear_error();
+  while (Cert cert{PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)}) {
+    Bio encoded(BIO_new(BIO_s_mem()));
+    if (PEM_write_bio_X509(encoded.get(), cert.get()) != 1) {
+      return std::unexpected(Error("encoding PEM"));
+    }
+    std::tm tm{};
+    ASN1_TIME_to_tm(X509_get0_notAfter(cert.get()), &tm);
+    out.push_back({BioString(encoded.get()), std::chrono::system_clock::from_time_t(timegm(&tm))});
+  }
+  // The loop ends at the end of the data (no further PEM start line) or at a bad block.
+  const unsigned long code = ERR_peek_last_error();
+  if (code != 0 &&
+      !(ERR_GET_LIB(code) == ERR_LIB_PEM && ERR_GET_REASON(code) == PEM_R_NO_START_LINE)) {
+    return std::unexpected(Error("reading a PEM certificate"));
+  }
+  ERR_clear_error();
+  return out;
+}
+
 }  // namespace pki

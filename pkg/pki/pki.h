@@ -45,6 +45,15 @@ bool KeyMatches(std::string_view cert_pem, std::string_view key_pem);
 // Every certificate in a PEM bundle parses (and there is at least one).
 std::expected<void, std::string> ValidateBundle(std::string_view pem);
 
+// The certificates of a PEM bundle, each encoded again on its own (one PEM block, as Go's
+// pem.Encode writes it), with its expiry. Text between blocks is dropped; a block that
+// does not parse is an error.
+struct BundleCertificate {
+  std::string pem;
+  std::chrono::system_clock::time_point not_after;
+};
+std::expected<std::vector<BundleCertificate>, std::string> SplitBundle(std::string_view pem);
+
 // A new private key (ECDSA P-256), PKCS#8 PEM: what signs service-account tokens.
 std::expected<std::string, std::string> GeneratePrivateKey();
 

@@ -11,6 +11,7 @@
 #include "pkg/apiextensions/registry/printer_columns.h"
 #include "pkg/apiextensions/schema/structural.h"
 #include "pkg/genericserver/endpoints/openapi/naming.h"
+#include "pkg/genericserver/endpoints/version_priority.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/scale_view.h"
 #include "pkg/util/base64.h"
@@ -192,46 +193,6 @@ json PublishedSchema(const json& schema, const std::string& group, const std::st
 }
 
 // "v1beta2" -> {kind, major, minor}: kind 3 GA, 2 beta, 1 alpha, 0 anything else.
-struct VersionKey {
-  int kind = 0;
-  long long major = 0;
-  long long minor = 0;
-};
-
-// Digits without a leading zero, as a number (saturated), or -1 when s is not that.
-long long Number(std::string_view s) {
-  if (s.empty() || s[0] == '0') return -1;
-  long long n = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return -1;
-    n = std::min(n * 10 + (c - '0'), 1LL << 50);
-  }
-  return n;
-}
-
-VersionKey Key(std::string_view v) {
-  if (!v.starts_with('v')) return {};
-  v.remove_prefix(1);
-  const size_t letters = v.find_first_not_of("0123456789");
-  VersionKey k;
-  k.major = Number(v.substr(0, letters));
-  if (k.major < 0) return {};
-  if (letters == std::string_view::npos) {
-    k.kind = 3;
-    return k;
-  }
-  std::string_view rest = v.substr(letters);
-  for (auto [word, kind] :
-       {std::pair{std::string_view("alpha"), 1}, {std::string_view("beta"), 2}}) {
-    if (rest.starts_with(word)) {
-      k.minor = Number(rest.substr(word.size()));
-      if (k.minor < 0) return {};
-      k.kind = kind;
-      return k;
-    }
-  }
-  return {};
-}
 
 }  // namespace
 
@@ -266,14 +227,6 @@ bool SchemaUses(const json& schema, std::string_view keyword) {
   return false;
 }
 
-bool VersionPriorityLess(const std::string& a, const std::string& b) {
-  const VersionKey ka = Key(a), kb = Key(b);
-  if (ka.kind != kb.kind) return ka.kind > kb.kind;
-  if (ka.kind == 0) return a < b;
-  if (ka.major != kb.major) return ka.major > kb.major;
-  return ka.minor > kb.minor;
-}
-
 std::string StorageVersionHash(const std::string& group, const std::string& version,
                                const std::string& kind) {
   const std::string gvk = group + "/" + version + "/" + kind;
@@ -294,7 +247,7 @@ std::string DefaultDeprecationWarning(const json& crd, const std::string& versio
     }
   }
   if (current.empty()) return message;
-  std::sort(current.begin(), current.end(), VersionPriorityLess);
+  std::sort(current.begin(), current.end(), endpoints::VersionPriorityLess);
   return message + "; use " + group + "/" + current.front() + " " + kind;
 }
 

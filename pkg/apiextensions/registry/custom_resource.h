@@ -36,8 +36,4 @@ std::string DefaultDeprecationWarning(const nlohmann::json& crd, const std::stri
 // depth) has `keyword` ("default", "x-kubernetes-validations").
 bool SchemaUses(const nlohmann::json& schema, std::string_view keyword);
 
-// Kubernetes' version order: GA before beta before alpha, higher numbers first, anything
-// else after them alphabetically ("v2", "v1", "v1beta2", "v1beta1", "v1alpha1", "foo").
-bool VersionPriorityLess(const std::string& a, const std::string& b);
-
 }  // namespace apiextensions

@@ -99,6 +99,10 @@ std::string EncodeAPIGroupDiscovery(const APIGroupInfo& info) {
   {
     Json versions = Json::array();
     for (const std::string& version : info.group.versions) {
+      if (info.stale_versions.contains(version)) {
+        versions.push_back({{"version", version}, {"freshness", "Stale"}});
+        continue;
+      }
       Json resources = Json::array();
       auto it = info.resources.find(version);
       if (it != info.resources.end()) {

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,9 @@ struct APIGroupInfo {
   std::map<std::string, std::vector<APIResource>> resources;  // by version
   // The full descriptions of those resources, for OpenAPI; by version.
   std::map<std::string, std::vector<std::shared_ptr<const registry::ResourceSpec>>> specs;
+  // Versions whose server did not answer (the aggregator's unavailable APIServices):
+  // aggregated discovery lists them with freshness "Stale" and no resources.
+  std::set<std::string> stale_versions;
 };
 
 // serverAddressByClientCIDRs: one entry, 0.0.0.0/0 -> server_address ("ip:port").

@@ -37,12 +37,21 @@ std::string Fingerprint(const APIGroupInfo& g) {
     if (auto it = g.resources.find(v); it != g.resources.end()) {
       key += std::to_string(it->second.size());
     }
-    if (auto it = g.specs.find(v); it != g.specs.end()) {
+    if (auto it = g.specs.find(v); it != g.specs.end() && !it->second.empty()) {
       for (const auto& spec : it->second) {
         key += std::to_string(reinterpret_cast<uintptr_t>(spec.get()));
         key += ',';
       }
+    } else if (auto r = g.resources.find(v); r != g.resources.end()) {
+      // Resources listed by another server (the aggregator's remote groups): no specs.
+      for (const APIResource& resource : r->second) {
+        key += resource.name + '/' + resource.kind + '/';
+        for (const std::string& verb : resource.verbs) key += verb + ',';
+        for (const std::string& name : resource.short_names) key += name + ',';
+        for (const std::string& name : resource.categories) key += name + ',';
+      }
     }
+    if (g.stale_versions.contains(v)) key += "stale";
     key += ';';
   }
   return key;

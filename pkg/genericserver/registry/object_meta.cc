@@ -89,7 +89,7 @@ std::string Str(const json& meta, const char* field) {
 }
 
 void ValidateName(const std::string& field, const std::string& name, bool prefix, bool dns_label,
-                  FieldErrors& errors) {
+                  bool path_segment, FieldErrors& errors) {
   // Path segment rules first: a name becomes part of a URL.
   if (name == "." || name == "..") {
     errors.push_back(v::FieldInvalid(field, name, "may not be '" + name + "'"));
@@ -101,6 +101,7 @@ void ValidateName(const std::string& field, const std::string& name, bool prefix
       return;
     }
   }
+  if (path_segment) return;
   // A generateName prefix may end with '-' (upstream drops one before checking).
   std::string checked = name;
   if (prefix && !checked.empty() && checked.back() == '-') checked.pop_back();
@@ -113,7 +114,8 @@ void ValidateName(const std::string& field, const std::string& name, bool prefix
 
 }  // namespace
 
-FieldErrors ValidateObjectMeta(const json& object, bool namespaced, bool dns_label) {
+FieldErrors ValidateObjectMeta(const json& object, bool namespaced, bool dns_label,
+                               bool path_segment) {
   FieldErrors errors;
   if (!object.contains("metadata") || !object["metadata"].is_object()) {
     errors.push_back(v::FieldRequired("metadata", ""));
@@ -122,13 +124,14 @@ FieldErrors ValidateObjectMeta(const json& object, bool namespaced, bool dns_lab
   const json& meta = object["metadata"];
   const std::string name = Str(meta, "name");
   const std::string generate = Str(meta, "generateName");
-  if (!generate.empty()) ValidateName("metadata.generateName", generate, true, dns_label, errors);
+  if (!generate.empty())
+    ValidateName("metadata.generateName", generate, true, dns_label, path_segment, errors);
   if (name.empty()) {
     if (generate.empty()) {
       errors.push_back(v::FieldRequired("metadata.name", "name or generateName is required"));
     }
   } else {
-    ValidateName("metadata.name", name, false, dns_label, errors);
+    ValidateName("metadata.name", name, false, dns_label, path_segment, errors);
   }
   const std::string ns = Str(meta, "namespace");
   if (namespaced) {
@@ -196,8 +199,8 @@ FieldErrors ValidateObjectMeta(const json& object, bool namespaced, bool dns_lab
 }
 
 FieldErrors ValidateObjectMetaUpdate(const json& object, const json& old, bool namespaced,
-                                     bool dns_label) {
-  FieldErrors errors = ValidateObjectMeta(object, namespaced, dns_label);
+                                     bool dns_label, bool path_segment) {
+  FieldErrors errors = ValidateObjectMeta(object, namespaced, dns_label, path_segment);
   if (!errors.empty() && (!object.contains("metadata") || !object["metadata"].is_object())) {
     return errors;
   }

@@ -28,12 +28,14 @@ std::string NowTimestamp();
 std::string GenerateName(std::string_view prefix);
 
 // Metadata of a new object. namespaced: whether the kind lives in namespaces;
-// dns_label: names are DNS-1123 labels (namespaces) rather than subdomains.
-FieldErrors ValidateObjectMeta(const nlohmann::json& object, bool namespaced, bool dns_label);
+// dns_label: names are DNS-1123 labels (namespaces) rather than subdomains; path_segment:
+// names need only be path segments (Strategy::NameIsPathSegment).
+FieldErrors ValidateObjectMeta(const nlohmann::json& object, bool namespaced, bool dns_label,
+                               bool path_segment = false);
 // What an update may not change (name, namespace, uid, creationTimestamp, ...), plus
 // everything ValidateObjectMeta checks.
 FieldErrors ValidateObjectMetaUpdate(const nlohmann::json& object, const nlohmann::json& old,
-                                     bool namespaced, bool dns_label);
+                                     bool namespaced, bool dns_label, bool path_segment = false);
 
 // Whether anything besides metadata and status differs (a change of the "spec").
 bool SpecChanged(const nlohmann::json& a, const nlohmann::json& b);

@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "pkg/genericserver/server/awaitable.h"
 #include "pkg/genericserver/storage/factory.h"
 
@@ -22,9 +24,20 @@ class ServiceResolver {
   // found", "no endpoints available for service \"x\"", ...).
   Awaitable<std::expected<std::string, std::string>> Resolve(std::string ns, std::string name,
                                                              int port) const;
+  // The Service's cluster IP and `port` (ExternalName: its external name), as upstream
+  // resolves with --enable-aggregator-routing=false.
+  Awaitable<std::expected<std::string, std::string>> ResolveCluster(std::string ns,
+                                                                    std::string name,
+                                                                    int port) const;
 
  private:
   storage::StorageFactory& storage_;
 };
+
+// The object stored at `key` under the storage of `prefix` ("/services/"), parsed; null when
+// there is none.
+Awaitable<std::expected<nlohmann::json, std::string>> ReadStored(storage::StorageFactory& storage,
+                                                                 std::string prefix,
+                                                                 std::string key);
 
 }  // namespace registry

@@ -54,6 +54,9 @@ class Strategy {
   virtual bool HasStatusSubresource() const { return false; }
   // Name rules: true for DNS-1123 labels (namespaces), false for subdomains.
   virtual bool NameIsDNSLabel() const { return false; }
+  // Names follow the path-segment rules only (no "/", "%", "." or ".."); the kind's Validate
+  // checks the rest (APIServices: "<version>.<group>", "v1." for the legacy core group).
+  virtual bool NameIsPathSegment() const { return false; }
   // On DELETE, before the object is marked or removed: changes a kind makes to an object
   // that is going away (a namespace turns Terminating). True when the kind itself keeps
   // the object until something finalizes it, even without metadata.finalizers.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pkg/genericserver/authn/authenticator.h"
+#include "pkg/genericserver/authn/request_header.h"
 #include "pkg/genericserver/authz/authorizer.h"
 #include "pkg/genericserver/endpoints/request_info.h"
 #include "pkg/genericserver/server/lifecycle.h"
@@ -29,7 +30,10 @@ struct Config {
   // Used by the server that runs, the outermost one.
   SecureServingInfo secure_serving;
   authn::AuthenticatorPtr authenticator;  // default: anonymous only
-  authz::AuthorizerPtr authorizer;        // default: AlwaysAllow
+  // The request-header authentication the authenticator does, if any: its headers are
+  // removed from authenticated requests (the standard ones always are).
+  std::shared_ptr<const authn::RequestHeaderConfig> request_header;
+  authz::AuthorizerPtr authorizer;  // default: AlwaysAllow
   std::shared_ptr<const endpoints::RequestInfoResolver> request_info_resolver;
   // Shared by every server of a chain: one set of counters, one shutdown.
   std::shared_ptr<Metrics> metrics;

@@ -34,7 +34,7 @@ HandlerPtr BuildHandlerChain(Handler& director, const CompletedConfig& completed
   // After authentication: system:masters are served even past the limit.
   h = filters::WithMaxInFlightLimit(std::move(h), c.max_requests_in_flight,
                                     c.max_mutating_requests_in_flight, c.metrics);
-  h = filters::WithAuthentication(std::move(h), c.authenticator);
+  h = filters::WithAuthentication(std::move(h), c.authenticator, c.request_header);
   // Outside authentication so that a slow authenticator is bounded by the deadline too.
   h = filters::WithTimeout(std::move(h), c.request_timeout);
   // Counts and logs every answer below, 401s, 429s and 504s included.

@@ -37,13 +37,18 @@ class QueryValues {
   std::vector<std::pair<std::string, std::string>> items_;
 };
 
-// What the TLS handshake learned about the client certificate, if one was sent.
+// What the TLS handshake learned about the client certificate, if one was sent. The chain
+// is verified against two separate sets of CAs: the client CAs (the certificate is a user)
+// and the request-header CAs (the certificate is a front proxy that names the user in
+// headers).
 struct TlsPeer {
   bool presented = false;
-  bool verified = false;                   // chains to a trusted client CA and allows client auth
-  std::string verify_error;                // why not, when presented but not verified
-  std::string common_name;                 // subject CN
-  std::vector<std::string> organizations;  // subject O, in order
+  bool verified = false;                    // chains to a trusted client CA and allows client auth
+  std::string verify_error;                 // why not, when presented but not verified
+  bool request_header_verified = false;     // chains to a request-header CA, allows client auth
+  std::string request_header_verify_error;  // why not (no request-header CA: empty)
+  std::string common_name;                  // subject CN
+  std::vector<std::string> organizations;   // subject O, in order
 };
 
 struct Request {

@@ -76,6 +76,24 @@ int SelectAlpn(SSL*, const unsigned char** out, unsigned char* outlen, const uns
 // decides what an unverified certificate means (401), as upstream does.
 int AcceptAnyPeer(int, X509_STORE_CTX*) { return 1; }
 
+struct StoreFree {
+  void operator()(X509_STORE* s) const { X509_STORE_free(s); }
+};
+using CAStore = std::unique_ptr<X509_STORE, StoreFree>;
+
+// The CAs of the PEM bundles in files, for verifying client certificates.
+std::expected<CAStore, std::string> LoadCAStore(const std::vector<std::string>& files,
+                                                const std::string& what) {
+  CAStore store(X509_STORE_new());
+  for (const std::string& file : files) {
+    if (X509_STORE_load_file(store.get(), file.c_str()) != 1) {
+      return std::unexpected("failed to load " + what + " file " + file + ": " + OpenSslError());
+    }
+  }
+  X509_STORE_set_purpose(store.get(), X509_PURPOSE_SSL_CLIENT);
+  return store;
+}
+
 std::expected<std::unique_ptr<ssl::context>, std::string> MakeTlsContext(
     const SecureServingInfo& info) {
   auto ctx = std::make_unique<ssl::context>(ssl::context::tls_server);
@@ -93,15 +111,9 @@ std::expected<std::unique_ptr<ssl::context>, std::string> MakeTlsContext(
     return std::unexpected("serving key " + info.key_file + " does not match certificate " +
                            info.cert_file);
   }
-  X509_STORE* store = X509_STORE_new();
-  for (const std::string& file : info.client_ca_files) {
-    if (X509_STORE_load_file(store, file.c_str()) != 1) {
-      X509_STORE_free(store);
-      return std::unexpected("failed to load client CA file " + file + ": " + OpenSslError());
-    }
-  }
-  X509_STORE_set_purpose(store, X509_PURPOSE_SSL_CLIENT);
-  SSL_CTX_set0_verify_cert_store(native, store);  // takes ownership
+  auto store = LoadCAStore(info.client_ca_files, "client CA");
+  if (!store) return std::unexpected(store.error());
+  SSL_CTX_set0_verify_cert_store(native, store->release());  // takes ownership
   // Request a certificate with an empty list of acceptable CAs: Go clients then send
   // whatever certificate they have.
   SSL_CTX_set_verify(native, SSL_VERIFY_PEER, AcceptAnyPeer);
@@ -126,7 +138,9 @@ std::vector<std::string> NameEntries(X509_NAME* name, int nid) {
   return out;
 }
 
-std::shared_ptr<const TlsPeer> ExtractPeer(SSL* ssl) {
+// The client certificate as the handshake verified it against the client CAs, and as it
+// verifies against the request-header CAs (none when request_header is null).
+std::shared_ptr<const TlsPeer> ExtractPeer(SSL* ssl, X509_STORE* request_header) {
   auto peer = std::make_shared<TlsPeer>();
   X509* cert = SSL_get1_peer_certificate(ssl);
   if (!cert) return peer;
@@ -138,6 +152,22 @@ std::shared_ptr<const TlsPeer> ExtractPeer(SSL* ssl) {
   auto cns = NameEntries(subject, NID_commonName);
   if (!cns.empty()) peer->common_name = cns.front();
   peer->organizations = NameEntries(subject, NID_organizationName);
+  if (request_header) {
+    // The chain the client sent (beyond its leaf) may hold intermediates.
+    X509_STORE_CTX* ctx = X509_STORE_CTX_new();
+    if (ctx && X509_STORE_CTX_init(ctx, request_header, cert, SSL_get_peer_cert_chain(ssl)) == 1) {
+      peer->request_header_verified = X509_verify_cert(ctx) == 1;
+      if (!peer->request_header_verified) {
+        peer->request_header_verify_error =
+            X509_verify_cert_error_string(X509_STORE_CTX_get_error(ctx));
+      }
+    } else {
+      peer->request_header_verify_error =
+          "verifying against the request-header CAs: " + OpenSslError();
+    }
+    X509_STORE_CTX_free(ctx);
+    ERR_clear_error();
+  }
   X509_free(cert);
   return peer;
 }
@@ -157,8 +187,13 @@ struct SecureServer::Impl : std::enable_shared_from_this<SecureServer::Impl> {
   class Session;
 
   Impl(net::io_context& io, const SecureServingInfo& info, Handler& handler,
-       std::unique_ptr<ssl::context> tls)
-      : io(io), acceptor(io), limits(info.limits), handler(handler), tls(std::move(tls)) {}
+       std::unique_ptr<ssl::context> tls, CAStore request_header_cas)
+      : io(io),
+        acceptor(io),
+        limits(info.limits),
+        handler(handler),
+        tls(std::move(tls)),
+        request_header_cas(std::move(request_header_cas)) {}
 
   Awaitable<void> AcceptLoop();
   void Register(const std::shared_ptr<Session>& s);
@@ -176,6 +211,7 @@ struct SecureServer::Impl : std::enable_shared_from_this<SecureServer::Impl> {
   const ServingLimits limits;
   Handler& handler;
   std::unique_ptr<ssl::context> tls;
+  CAStore request_header_cas;  // null: no request-header CA
   std::atomic<bool> draining{false};
   std::atomic<int> active_requests{0};
   std::mutex mu;  // guards sessions and idle_cv waits
@@ -457,7 +493,7 @@ Awaitable<void> SecureServer::Impl::Session::Run() {
   try {
     stream_.next_layer().expires_after(server_.limits.handshake_timeout);
     co_await stream_.async_handshake(ssl::stream_base::server, net::use_awaitable);
-    peer_ = ExtractPeer(stream_.native_handle());
+    peer_ = ExtractPeer(stream_.native_handle(), server_.request_header_cas.get());
     for (;;) {
       http::request_parser<http::string_body> parser;
       ReadResult read = co_await ReadRequest(parser);
@@ -522,7 +558,14 @@ std::expected<std::unique_ptr<SecureServer>, std::string> SecureServer::Create(
     net::io_context& io, const SecureServingInfo& info, Handler& handler) {
   auto tls = MakeTlsContext(info);
   if (!tls) return std::unexpected(tls.error());
-  auto impl = std::make_shared<Impl>(io, info, handler, std::move(*tls));
+  CAStore request_header_cas;
+  if (!info.request_header_ca_files.empty()) {
+    auto loaded = LoadCAStore(info.request_header_ca_files, "request-header CA");
+    if (!loaded) return std::unexpected(loaded.error());
+    request_header_cas = std::move(*loaded);
+  }
+  auto impl =
+      std::make_shared<Impl>(io, info, handler, std::move(*tls), std::move(request_header_cas));
   boost::system::error_code ec;
   auto address = net::ip::make_address(info.bind_address, ec);
   if (ec) return std::unexpected("invalid bind address " + info.bind_address);

@@ -1,8 +1,9 @@
 #pragma once
 // The HTTPS listener: TLS 1.2+ with ALPN http/1.1 only, an optional client certificate
-// (verified against the client CAs if presented), HTTP/1.1 keep-alive and chunked
-// streaming, limits on headers and bodies, timeouts for slow clients. Every request
-// read is handed to one root Handler. Beast lives in the .cc file only.
+// (verified, if presented, against the client CAs and apart against the request-header
+// CAs), HTTP/1.1 keep-alive and chunked streaming, limits on headers and bodies, timeouts
+// for slow clients. Every request read is handed to one root Handler. Beast lives in the
+// .cc file only.
 
 #include <chrono>
 #include <expected>
@@ -35,6 +36,9 @@ struct SecureServingInfo {
   std::string cert_file;  // PEM chain, leaf first
   std::string key_file;
   std::vector<std::string> client_ca_files;  // PEM bundles trusted for client certificates
+  // PEM bundles trusted for front-proxy certificates (request-header authentication), kept
+  // apart from the client CAs: TlsPeer says which of the two verified a certificate.
+  std::vector<std::string> request_header_ca_files;
   ServingLimits limits;
 };
 

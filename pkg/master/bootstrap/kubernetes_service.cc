@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/util/log.h"
+
 namespace master::bootstrap {
 namespace {
 
@@ -96,9 +98,11 @@ genericserver::PostStartHookFunc KubernetesServiceHook(
                {"subsets",
                 {{{"addresses", {{{"ip", want.address}}}},
                   {"ports", {{{"name", "https"}, {"port", want.port}, {"protocol", "TCP"}}}}}}}};
+    // Upstream's endpoint reconciler only logs a failure here (an advertise address that
+    // Endpoints may not hold, such as a loopback one): the server serves without them.
     const std::vector<const char*> endpoints_fields = {"subsets"};
     if (auto r = co_await Ensure(*endpoints, std::move(ep), endpoints_fields); !r) {
-      co_return std::unexpected("the kubernetes endpoints: " + r.error());
+      KLOG_WARNING << "the kubernetes endpoints: " << r.error();
     }
     json slice = {
         {"apiVersion", "discovery.k8s.io/v1"},
@@ -112,7 +116,7 @@ genericserver::PostStartHookFunc KubernetesServiceHook(
         {"ports", {{{"name", "https"}, {"port", want.port}, {"protocol", "TCP"}}}}};
     const std::vector<const char*> slice_fields = {"endpoints", "ports"};
     if (auto r = co_await Ensure(*endpoint_slices, std::move(slice), slice_fields); !r) {
-      co_return std::unexpected("the kubernetes endpoint slice: " + r.error());
+      KLOG_WARNING << "the kubernetes endpoint slice: " << r.error();
     }
     co_return std::expected<void, std::string>();
   };

@@ -41,3 +41,21 @@ TEST_CASE("bundles and addresses are checked") {
   CHECK(pki::CanonicalIP("10.0.0.1") == "10.0.0.1");
   CHECK(pki::CanonicalIP("host").empty());
 }
+
+TEST_CASE("bundles split into certificates encoded again, with their expiry") {
+  auto a = pki::GenerateCA("a", std::chrono::hours(2));
+  auto b = pki::GenerateCA("b", std::chrono::hours(48));
+  auto both = pki::SplitBundle("comment\n" + a->cert_pem + "\n\n" + b->cert_pem);
+  REQUIRE(both);
+  REQUIRE(both->size() == 2);
+  CHECK((*both)[0].pem == a->cert_pem);
+  CHECK((*both)[1].pem == b->cert_pem);
+  CHECK((*both)[0].not_after < (*both)[1].not_after);
+  CHECK((*both)[0].not_after > std::chrono::system_clock::now() + std::chrono::minutes(110));
+  auto none = pki::SplitBundle("");
+  REQUIRE(none);
+  CHECK(none->empty());
+  std::string broken = a->cert_pem;
+  broken.replace(broken.find('\n') + 5, 8, "!!!!!!!!");
+  CHECK_FALSE(pki::SplitBundle(broken));
+}

@@ -8,8 +8,11 @@ namespace {
 
 class Authentication final : public Handler {
  public:
-  Authentication(HandlerPtr next, authn::AuthenticatorPtr a)
-      : next_(std::move(next)), authenticator_(std::move(a)) {}
+  Authentication(HandlerPtr next, authn::AuthenticatorPtr a,
+                 std::shared_ptr<const authn::RequestHeaderConfig> request_header)
+      : next_(std::move(next)),
+        authenticator_(std::move(a)),
+        request_header_(std::move(request_header)) {}
 
   Awaitable<void> Serve(RequestContext& ctx, ResponseWriter& out) override {
     authn::AuthenticateResult result = authenticator_->Authenticate(ctx.request);
@@ -20,18 +23,24 @@ class Authentication final : public Handler {
     }
     ctx.user = std::move(**result);
     ctx.request.headers.Remove("Authorization");
+    authn::ClearAuthenticationHeaders(ctx.request.headers, standard_);
+    if (request_header_) authn::ClearAuthenticationHeaders(ctx.request.headers, *request_header_);
     co_await next_->Serve(ctx, out);
   }
 
  private:
   HandlerPtr next_;
   authn::AuthenticatorPtr authenticator_;
+  std::shared_ptr<const authn::RequestHeaderConfig> request_header_;
+  const authn::RequestHeaderConfig standard_ = authn::StandardRequestHeaders();
 };
 
 }  // namespace
 
-HandlerPtr WithAuthentication(HandlerPtr next, authn::AuthenticatorPtr authenticator) {
-  return std::make_unique<Authentication>(std::move(next), std::move(authenticator));
+HandlerPtr WithAuthentication(HandlerPtr next, authn::AuthenticatorPtr authenticator,
+                              std::shared_ptr<const authn::RequestHeaderConfig> request_header) {
+  return std::make_unique<Authentication>(std::move(next), std::move(authenticator),
+                                          std::move(request_header));
 }
 
 }  // namespace genericserver::filters

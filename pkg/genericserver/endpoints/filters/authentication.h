@@ -1,9 +1,16 @@
 #pragma once
+#include <memory>
+
 #include "pkg/genericserver/authn/authenticator.h"
+#include "pkg/genericserver/authn/request_header.h"
 #include "pkg/genericserver/server/handler.h"
 
 namespace genericserver::filters {
-// Sets ctx.user, or answers 401 Unauthorized. The Authorization header is removed
-// once it served its purpose so that nothing further down (proxies) sees it.
-HandlerPtr WithAuthentication(HandlerPtr next, authn::AuthenticatorPtr authenticator);
+// Sets ctx.user, or answers 401 Unauthorized. Credentials are removed once they served
+// their purpose so that nothing further down (proxies) sees them: the Authorization
+// header, the standard front-proxy headers (X-Remote-User, X-Remote-Uid, X-Remote-Group,
+// X-Remote-Extra-*) and those of request_header (may be null), as upstream does.
+HandlerPtr WithAuthentication(
+    HandlerPtr next, authn::AuthenticatorPtr authenticator,
+    std::shared_ptr<const authn::RequestHeaderConfig> request_header = nullptr);
 }  // namespace genericserver::filters

@@ -36,14 +36,16 @@ constexpr std::string_view kPrefix = "/openapi/v3/";
 struct Source {
   const APIGroupInfo* group = nullptr;
   std::string version;
-  std::string root_key;  // set for root documents
+  std::string root_key;                         // set for root documents
+  std::shared_ptr<const std::string> external;  // set for external documents
 };
 
 std::string Key(const std::string& group, const std::string& version) {
   return group.empty() ? "api/" + version : "apis/" + group + "/" + version;
 }
 
-std::map<std::string, Source> Sources(const std::vector<APIGroupInfo>& groups) {
+std::map<std::string, Source> Sources(const std::vector<APIGroupInfo>& groups,
+                                      const ExternalDocuments& external) {
   std::map<std::string, Source> sources;
   std::vector<std::string> names;
   for (const APIGroupInfo& group : groups) {
@@ -51,12 +53,15 @@ std::map<std::string, Source> Sources(const std::vector<APIGroupInfo>& groups) {
     for (const auto& [version, specs] : group.specs) {
       if (specs.empty()) continue;
       served = true;
-      sources.try_emplace(Key(group.group.name, version), Source{&group, version, ""});
+      sources.try_emplace(Key(group.group.name, version), Source{&group, version, "", nullptr});
     }
     if (served) names.push_back(group.group.name);
   }
   for (const std::string& key : RootDocumentKeys(names)) {
-    sources.try_emplace(key, Source{nullptr, "", key});
+    sources.try_emplace(key, Source{nullptr, "", key, nullptr});
+  }
+  for (const auto& [key, body] : external) {
+    if (body) sources.try_emplace(key, Source{nullptr, "", "", body});
   }
   return sources;
 }
@@ -80,12 +85,13 @@ std::string OneYearAhead() {
 
 class Service {
  public:
-  explicit Service(std::function<std::vector<APIGroupInfo>()> groups)
-      : groups_(std::move(groups)) {}
+  Service(std::function<std::vector<APIGroupInfo>()> groups,
+          std::function<ExternalDocuments()> external)
+      : groups_(std::move(groups)), external_(std::move(external)) {}
 
   Awaitable<void> ServeIndex(genericserver::RequestContext&, genericserver::ResponseWriter& out) {
     std::vector<APIGroupInfo> groups = groups_();
-    std::map<std::string, Source> sources = Sources(groups);
+    std::map<std::string, Source> sources = Sources(groups, External());
     const nlohmann::json* shared = SharedSchemas(groups);
     nlohmann::json paths = nlohmann::json::object();
     std::set<std::string> keys;
@@ -107,7 +113,7 @@ class Service {
                                 genericserver::ResponseWriter& out) {
     const std::string key = ctx.request.path.substr(kPrefix.size());
     std::vector<APIGroupInfo> groups = groups_();
-    std::map<std::string, Source> sources = Sources(groups);
+    std::map<std::string, Source> sources = Sources(groups, External());
     auto source = sources.find(key);
     if (source == sources.end()) {
       genericserver::Response not_found;
@@ -157,9 +163,15 @@ class Service {
   }
 
  private:
+  ExternalDocuments External() const { return external_ ? external_() : ExternalDocuments(); }
+
   std::shared_ptr<const CachedDocument> Document(const std::string& key, const Source& source,
                                                  const nlohmann::json* shared) {
     std::vector<std::shared_ptr<const void>> inputs;
+    if (source.external) {
+      inputs.push_back(source.external);
+      return cache_.Get(key, std::move(inputs), [&] { return *source.external; });
+    }
     if (source.group) {
       // Non-owning: the shared schemas are static data.
       inputs.emplace_back(std::shared_ptr<const void>(), shared);
@@ -176,6 +188,7 @@ class Service {
   }
 
   std::function<std::vector<APIGroupInfo>()> groups_;
+  std::function<ExternalDocuments()> external_;
   DocumentCache cache_;
 };
 
@@ -206,8 +219,9 @@ class DocumentHandler final : public genericserver::Handler {
 }  // namespace
 
 void InstallOpenAPIV3(genericserver::PathMux& mux,
-                      std::function<std::vector<APIGroupInfo>()> groups) {
-  auto service = std::make_shared<Service>(std::move(groups));
+                      std::function<std::vector<APIGroupInfo>()> groups,
+                      std::function<ExternalDocuments()> external) {
+  auto service = std::make_shared<Service>(std::move(groups), std::move(external));
   mux.Handle("/openapi/v3", std::make_unique<IndexHandler>(service));
   mux.HandlePrefix(std::string(kPrefix), std::make_unique<DocumentHandler>(service));
 }

@@ -4,6 +4,8 @@
 // built from the ResourceSpecs of the served groups, cached by content.
 
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,9 +25,15 @@ nlohmann::json BuildGroupVersionDocument(const APIGroupInfo& group, const std::s
 nlohmann::json BuildGroupVersionDocument(const APIGroupInfo& group, const std::string& version,
                                          const nlohmann::json* shared_schemas);
 
-// Installs /openapi/v3 and /openapi/v3/ on mux. `groups` is called per request (groups
-// change with custom resources); documents are rebuilt only when their inputs changed.
+// Documents served as they are (the aggregator's remote group-versions), by path
+// ("apis/G/V"); a new body is a new document.
+using ExternalDocuments = std::map<std::string, std::shared_ptr<const std::string>>;
+
+// Installs /openapi/v3 and /openapi/v3/ on mux. `groups` (and `external`, when set) are
+// called per request (groups change with custom resources); documents are rebuilt only when
+// their inputs changed. The groups' own documents win over external ones of the same path.
 void InstallOpenAPIV3(genericserver::PathMux& mux,
-                      std::function<std::vector<APIGroupInfo>()> groups);
+                      std::function<std::vector<APIGroupInfo>()> groups,
+                      std::function<ExternalDocuments()> external = nullptr);
 
 }  // namespace endpoints::openapi

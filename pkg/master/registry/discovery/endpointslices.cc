@@ -6,6 +6,7 @@
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/table.h"
 #include "pkg/master/registry/builtin.h"
+#include "pkg/master/registry/core/endpoint_addresses.h"
 #include "pkg/master/registry/core/pod_defaults.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/master/registry/resources.h"
@@ -41,6 +42,26 @@ std::string Addresses(const json& slice) {
 
 }  // namespace
 
+registry::FieldErrors ValidateEndpointSliceAddresses(const json& slice) {
+  registry::FieldErrors errors;
+  const std::string type = Str(slice, "addressType");
+  if (type != "IPv4" && type != "IPv6") return errors;  // FQDNs are not checked here
+  const json& endpoints = List(slice, "endpoints");
+  for (size_t i = 0; i < endpoints.size(); ++i) {
+    const json& addresses = List(endpoints[i], "addresses");
+    for (size_t j = 0; j < addresses.size(); ++j) {
+      const std::string field =
+          "endpoints[" + std::to_string(i) + "].addresses[" + std::to_string(j) + "]";
+      const std::string ip = addresses[j].is_string() ? addresses[j].get<std::string>() : "";
+      for (auto& e : type == "IPv4" ? ValidateIPv4(field, ip) : ValidateIPv6(field, ip)) {
+        errors.push_back(std::move(e));
+      }
+      for (auto& e : ValidateNonSpecialIP(field, ip)) errors.push_back(std::move(e));
+    }
+  }
+  return errors;
+}
+
 registry::ResourceSpecPtr EndpointSlices() {
   KindHooks hooks;
   hooks.defaults = [](json& slice) {
@@ -58,6 +79,7 @@ registry::ResourceSpecPtr EndpointSlices() {
     } else if (type != "IPv4" && type != "IPv6" && type != "FQDN") {
       errors.push_back(v::FieldNotSupported("addressType", type, {"FQDN", "IPv4", "IPv6"}));
     }
+    for (auto& e : ValidateEndpointSliceAddresses(slice)) errors.push_back(std::move(e));
     return errors;
   };
   hooks.validate_update = [](const json& slice, const json& old) {

@@ -38,6 +38,17 @@ constexpr Resource kApiextensionsK8sIoV1Resources[] = {
     {"customresourcedefinitions/status", false, "apiextensions.k8s.io", "v1", "CustomResourceDefinition", "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", "get patch update"},
 };
 
+constexpr Kind kApiregistrationK8sIoV1Kinds[] = {
+    {"apiregistration.k8s.io", "v1", "APIService", "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService"},
+    {"apiregistration.k8s.io", "v1", "APIServiceList", "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceList"},
+    {"apiregistration.k8s.io", "v1", "DeleteOptions", "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"},
+    {"apiregistration.k8s.io", "v1", "WatchEvent", "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent"},
+};
+constexpr Resource kApiregistrationK8sIoV1Resources[] = {
+    {"apiservices", false, "apiregistration.k8s.io", "v1", "APIService", "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", "create delete deletecollection get list patch update watch"},
+    {"apiservices/status", false, "apiregistration.k8s.io", "v1", "APIService", "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", "get patch update"},
+};
+
 constexpr Kind kAppsV1Kinds[] = {
     {"apps", "v1", "ControllerRevision", "io.k8s.api.apps.v1.ControllerRevision"},
     {"apps", "v1", "ControllerRevisionList", "io.k8s.api.apps.v1.ControllerRevisionList"},
@@ -401,6 +412,7 @@ constexpr Resource kCoreV1Resources[] = {
 constexpr Document kDocuments[] = {
     {"admissionregistration.k8s.io/v1", kAdmissionregistrationK8sIoV1Schemas, kAdmissionregistrationK8sIoV1Kinds, kAdmissionregistrationK8sIoV1Resources},
     {"apiextensions.k8s.io/v1", kApiextensionsK8sIoV1Schemas, kApiextensionsK8sIoV1Kinds, kApiextensionsK8sIoV1Resources},
+    {"apiregistration.k8s.io/v1", kApiregistrationK8sIoV1Schemas, kApiregistrationK8sIoV1Kinds, kApiregistrationK8sIoV1Resources},
     {"apps/v1", kAppsV1Schemas, kAppsV1Kinds, kAppsV1Resources},
     {"authentication.k8s.io/v1", kAuthenticationK8sIoV1Schemas, kAuthenticationK8sIoV1Kinds, kAuthenticationK8sIoV1Resources},
     {"authorization.k8s.io/v1", kAuthorizationK8sIoV1Schemas, kAuthorizationK8sIoV1Kinds, kAuthorizationK8sIoV1Resources},

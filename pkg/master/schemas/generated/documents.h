@@ -42,6 +42,7 @@ std::span<const Document> Documents();
 
 extern const std::string_view kAdmissionregistrationK8sIoV1Schemas[3];
 extern const std::string_view kApiextensionsK8sIoV1Schemas[3];
+extern const std::string_view kApiregistrationK8sIoV1Schemas[2];
 extern const std::string_view kAppsV1Schemas[6];
 extern const std::string_view kAuthenticationK8sIoV1Schemas[1];
 extern const std::string_view kAuthorizationK8sIoV1Schemas[1];

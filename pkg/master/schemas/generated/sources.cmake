@@ -3,6 +3,7 @@
 set(SCHEMAS_GENERATED_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/admissionregistration_k8s_io_v1.cc
   ${CMAKE_CURRENT_LIST_DIR}/apiextensions_k8s_io_v1.cc
+  ${CMAKE_CURRENT_LIST_DIR}/apiregistration_k8s_io_v1.cc
   ${CMAKE_CURRENT_LIST_DIR}/apps_v1.cc
   ${CMAKE_CURRENT_LIST_DIR}/authentication_k8s_io_v1.cc
   ${CMAKE_CURRENT_LIST_DIR}/authorization_k8s_io_v1.cc

@@ -4,6 +4,7 @@
 
 #include "pkg/apiextensions/registry/custom_resource.h"
 #include "pkg/apiextensions/serving.h"
+#include "pkg/genericserver/endpoints/version_priority.h"
 
 using nlohmann::json;
 
@@ -59,7 +60,7 @@ TEST_CASE("names taken in the same group conflict, other groups do not", "[crd-r
 
 TEST_CASE("versions are ordered as Kubernetes orders them", "[crd-registry]") {
   std::vector<std::string> v = {"v1alpha1", "foo", "v1", "v2beta1", "v1beta2", "v2", "bar", "v10"};
-  std::sort(v.begin(), v.end(), apiextensions::VersionPriorityLess);
+  std::sort(v.begin(), v.end(), endpoints::VersionPriorityLess);
   CHECK(v == std::vector<std::string>{"v10", "v2", "v1", "v2beta1", "v1beta2", "v1alpha1", "bar",
                                       "foo"});
 }

@@ -20,6 +20,8 @@ constexpr KindMessage kTable[] = {
     {"admissionregistration.k8s.io/v1", "WatchEvent", &m_apimachinery_pkg_apis_meta_v1_WatchEvent},
     {"apiextensions.k8s.io/v1", "DeleteOptions", &m_apimachinery_pkg_apis_meta_v1_DeleteOptions},
     {"apiextensions.k8s.io/v1", "WatchEvent", &m_apimachinery_pkg_apis_meta_v1_WatchEvent},
+    {"apiregistration.k8s.io/v1", "DeleteOptions", &m_apimachinery_pkg_apis_meta_v1_DeleteOptions},
+    {"apiregistration.k8s.io/v1", "WatchEvent", &m_apimachinery_pkg_apis_meta_v1_WatchEvent},
     {"apps/v1", "ControllerRevision", &m_api_apps_v1_ControllerRevision},
     {"apps/v1", "ControllerRevisionList", &m_api_apps_v1_ControllerRevisionList},
     {"apps/v1", "DaemonSet", &m_api_apps_v1_DaemonSet},
