@@ -507,6 +507,18 @@ class AggregatorTests(AggregatorTestCase):
             self.assertEqual((event["type"], event["object"]["metadata"]["name"]),
                              (kind, "watched"))
 
+    def test_upgrade_refused(self):
+        """exec/attach/port-forward style upgrades are not proxied: a clear 400 Status."""
+        self.wait_available()
+        status, _, body = self.server.request(
+            "POST", FLUNDERS + "/x/exec?command=ls",
+            headers={"Connection": "Upgrade", "Upgrade": "SPDY/3.1"})
+        self.assertEqual(status, 400, body)
+        st = json.loads(body)
+        self.assertEqual((st["kind"], st["reason"], st["code"]), ("Status", "BadRequest", 400))
+        self.assertIn("not supported", st["message"])
+        self.assertFalse(self.ext.requests(FLUNDERS + "/x/exec"))
+
     def test_watch_with_kubectl(self):
         self.wait_available()
         self.wait_discovery("Current")
