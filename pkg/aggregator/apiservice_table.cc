@@ -65,27 +65,26 @@ void APIServiceTable::Upsert(const json& apiservice) {
     if (APIServiceInfoPtr before = Get(info->name); before && before->spec == info->spec) {
       info->tls = before->tls;  // a status change: the same TLS settings
       info->tls_error = before->tls_error;
-      std::lock_guard lock(mu_);
-      by_name_[info->name] = std::move(info);
-      return;
-    }
-    transport::TLSClientConfig tls;
-    tls.insecure_skip_verify = spec.value("insecureSkipTLSVerify", false);
-    if (const std::string bundle = Str(spec, "caBundle"); !bundle.empty()) {
-      auto pem = util::Base64Decode(bundle);
-      if (pem) tls.ca_pem = std::move(*pem);
-    }
-    tls.cert_pem = client_cert_pem_;
-    tls.key_pem = client_key_pem_;
-    auto client = transport::TLSClient::New(tls);
-    if (client) {
-      info->tls = std::move(*client);
     } else {
-      info->tls_error = client.error();
+      transport::TLSClientConfig tls;
+      tls.insecure_skip_verify = spec.value("insecureSkipTLSVerify", false);
+      if (const std::string bundle = Str(spec, "caBundle"); !bundle.empty()) {
+        auto pem = util::Base64Decode(bundle);
+        if (pem) tls.ca_pem = std::move(*pem);
+      }
+      tls.cert_pem = client_cert_pem_;
+      tls.key_pem = client_key_pem_;
+      auto client = transport::TLSClient::New(tls);
+      if (client) {
+        info->tls = std::move(*client);
+      } else {
+        info->tls_error = client.error();
+      }
     }
   }
+  const std::string name = info->name;
   std::lock_guard lock(mu_);
-  by_name_[info->name] = std::move(info);
+  by_name_[name] = std::move(info);
 }
 
 void APIServiceTable::Remove(const std::string& name) {

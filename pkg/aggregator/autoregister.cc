@@ -84,7 +84,8 @@ class Registrar {
     std::map<std::string, json> existing;
     for (const auto& item : listed->items) {
       json apiservice = registry::Parse(*item);
-      existing[registry::MetaString(apiservice, "name")] = std::move(apiservice);
+      const std::string name = registry::MetaString(apiservice, "name");
+      existing[name] = std::move(apiservice);
     }
     for (const auto& [name, wanted] : desired) {
       if (!start && wanted.label == "onstart") continue;
@@ -100,7 +101,10 @@ class Registrar {
       const std::string label = Label(apiservice);
       // CRD ones are deleted only once the CRDs are served (see Follow).
       const bool managed = start ? label == "onstart" : label == "true";
-      if (managed && !desired.contains(name)) co_await Delete(name);
+      if (managed && !desired.contains(name)) {
+        KLOG_V(2) << "deleting APIService " << name << ": its group-version is not served";
+        co_await Delete(name);
+      }
     }
     fingerprint_ = Fingerprint(desired);
     co_return std::expected<void, std::string>();
@@ -117,6 +121,7 @@ class Registrar {
       co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
       if (!dynamic_synced_()) continue;
       if (followed && Fingerprint(Desired(groups_(), builtin_)) == fingerprint_) continue;
+      KLOG_V(2) << "the chain's group-versions changed: syncing Local APIServices";
       auto synced = co_await Sync(false);
       if (!synced) KLOG_WARNING << "registering local APIServices: " << synced.error();
       followed = synced.has_value();

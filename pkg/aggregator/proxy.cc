@@ -162,40 +162,40 @@ class ProxyHandler final : public genericserver::Handler {
     return group;
   }
 
-  Awaitable<void> Fail(genericserver::ResponseWriter& out, const apimachinery::Status& status) {
-    co_await genericserver::WriteStatus(out, status);
-  }
-
   Awaitable<void> Proxy(genericserver::RequestContext& ctx, genericserver::ResponseWriter& out,
                         APIServiceInfoPtr info) {
     if (!info->available) {
-      co_await Fail(out, apimachinery::NewServiceUnavailable("service unavailable"));
+      co_await genericserver::WriteStatus(
+          out, apimachinery::NewServiceUnavailable("service unavailable"));
       co_return;
     }
     if (!info->tls) {
-      co_await Fail(out, apimachinery::NewInternalError(info->tls_error));
+      co_await genericserver::WriteStatus(out, apimachinery::NewInternalError(info->tls_error));
       co_return;
     }
     if (!ctx.user) {
-      co_await Fail(out, apimachinery::NewInternalError("missing user"));
+      co_await genericserver::WriteStatus(out, apimachinery::NewInternalError("missing user"));
       co_return;
     }
     if (IsUpgrade(ctx.request)) {
-      co_await Fail(out, apimachinery::NewBadRequest(
-                             "Upgrade requests (exec, attach, port-forward) to aggregated API "
-                             "servers are not supported by this server"));
+      co_await genericserver::WriteStatus(
+          out, apimachinery::NewBadRequest(
+                   "Upgrade requests (exec, attach, port-forward) to aggregated API "
+                   "servers are not supported by this server"));
       co_return;
     }
     const ServiceReference& svc = *info->service;
     auto where = co_await c_.resolve(svc.ns, svc.name, svc.port);
     if (!where) {
       KLOG_WARNING << "error resolving " << svc.ns << "/" << svc.name << ": " << where.error();
-      co_await Fail(out, apimachinery::NewServiceUnavailable("service unavailable"));
+      co_await genericserver::WriteStatus(
+          out, apimachinery::NewServiceUnavailable("service unavailable"));
       co_return;
     }
     auto hostport = transport::SplitHostPort(*where);
     if (!hostport) {
-      co_await Fail(out, apimachinery::NewServiceUnavailable("service unavailable"));
+      co_await genericserver::WriteStatus(
+          out, apimachinery::NewServiceUnavailable("service unavailable"));
       co_return;
     }
     const Clock::time_point deadline = ctx.deadline;
@@ -261,7 +261,7 @@ class ProxyHandler final : public genericserver::Handler {
                               const std::string& error) {
     KLOG_WARNING << "proxying to APIService " << info.name << ": " << error;
     if (c_.unreachable) c_.unreachable(info.name);
-    co_await Fail(out, apimachinery::NewServiceUnavailable(error));
+    co_await genericserver::WriteStatus(out, apimachinery::NewServiceUnavailable(error));
   }
 
   ProxyConfig c_;

@@ -340,6 +340,55 @@ class AggregatorTests(AggregatorTestCase):
             self.assertEqual(by_name[name][1:3], [service, "True"], out)
             self.assertRegex(by_name[name][3], AGE)
 
+    def test_crd_apiservices(self):
+        """A CRD's served versions get Local APIServices (automanaged "true") that go with
+        it; a Local APIService of the user's own (no label) is left alone."""
+        crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+               "metadata": {"name": "gadgets.gizmo.example.com"},
+               "spec": {"group": "gizmo.example.com", "scope": "Namespaced",
+                        "names": {"plural": "gadgets", "kind": "Gadget"},
+                        "versions": [{"name": v, "served": True, "storage": v == "v1",
+                                      "schema": {"openAPIV3Schema": {"type": "object"}}}
+                                     for v in ("v1", "v1beta1")]}}
+        self.ok("create", "-f", self.kubectl.write(json.dumps(crd)))
+        self.addCleanup(self.k, "delete", "crd", "gadgets.gizmo.example.com",
+                        "--ignore-not-found")
+        mine = {"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+                "metadata": {"name": "v1.mine.example.com"},
+                "spec": {"group": "mine.example.com", "version": "v1",
+                         "groupPriorityMinimum": 100, "versionPriority": 10}}
+        self.ok("create", "-f", self.kubectl.write(json.dumps(mine)))
+        self.addCleanup(self.k, "delete", "apiservice", "v1.mine.example.com",
+                        "--ignore-not-found")
+        path = "/apis/apiregistration.k8s.io/v1/apiservices/"
+
+        def registered():
+            found = {}
+            for name in ("v1.gizmo.example.com", "v1beta1.gizmo.example.com"):
+                status, _, body = self.server.request("GET", path + name)
+                found[name] = json.loads(body) if status == 200 else status
+            return all(isinstance(v, dict) for v in found.values()), found
+        found = self.wait_for(registered, 15, "the CRD's APIServices")
+        for name, obj in found.items():
+            version = name.split(".", 1)[0]
+            self.assertEqual(obj["metadata"]["labels"],
+                             {"kube-aggregator.kubernetes.io/automanaged": "true"})
+            self.assertEqual(obj["spec"], {"group": "gizmo.example.com", "version": version,
+                                           "service": None, "groupPriorityMinimum": 1000,
+                                           "versionPriority": 100})
+        self.wait_condition("v1.gizmo.example.com", "True", "Local",
+                            "Local APIServices are always available")
+
+        self.ok("delete", "crd", "gadgets.gizmo.example.com")
+
+        def gone():
+            codes = [self.server.request("GET", path + n)[0]
+                     for n in ("v1.gizmo.example.com", "v1beta1.gizmo.example.com")]
+            return codes == [404, 404], codes
+        self.wait_for(gone, 15, "the CRD's APIServices deleted")
+        status, _, body = self.server.request("GET", path + "v1.mine.example.com")
+        self.assertEqual(status, 200, body)
+
     def test_apiservice_object(self):
         self.wait_available()
         obj = json.loads(self.ok("get", "apiservice", APISERVICE, "-o", "json"))
