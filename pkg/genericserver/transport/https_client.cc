@@ -178,6 +178,7 @@ struct Connection::Impl {
   beast::ssl_stream<beast::tcp_stream> stream;
   beast::flat_buffer buffer;
   std::optional<http::response_parser<http::buffer_body>> parser;
+  bool head_request = false;  // the answer to a HEAD has no body, whatever it declares
   std::string local, remote;
 
   beast::tcp_stream& tcp() { return beast::get_lowest_layer(stream); }
@@ -270,6 +271,7 @@ Awaitable<std::expected<void, std::string>> Connection::Send(std::string method,
                                                              Clock::time_point deadline) {
   Impl& c = *impl_;
   http::request<http::string_body> req;
+  c.head_request = method == "HEAD";
   req.method_string(method);
   req.target(target);
   req.version(11);
@@ -289,6 +291,7 @@ Awaitable<std::expected<ResponseHead, std::string>> Connection::ReadHead(
   Impl& c = *impl_;
   c.parser.emplace();
   c.parser->body_limit(std::numeric_limits<uint64_t>::max());
+  c.parser->skip(c.head_request);
   SetDeadline(c.tcp(), deadline);
   beast::error_code ec;
   co_await http::async_read_header(c.stream, c.buffer, *c.parser,
@@ -300,7 +303,9 @@ Awaitable<std::expected<ResponseHead, std::string>> Connection::ReadHead(
   for (const auto& field : message) {
     head.headers.Add(std::string(field.name_string()), std::string(field.value()));
   }
-  if (!c.parser->chunked()) {
+  if (c.parser->is_done()) {
+    head.content_length = 0;  // no body follows (HEAD, 204, 304)
+  } else if (!c.parser->chunked()) {
     if (auto length = c.parser->content_length()) head.content_length = *length;
   }
   co_return head;

@@ -46,7 +46,8 @@ class TLSClient {
 struct ResponseHead {
   int status = 0;
   genericserver::Headers headers;
-  // The body's length when the response declares one (and is not chunked).
+  // The body's length when the response declares one (and is not chunked); 0 when no body
+  // follows (HEAD, 204, 304).
   std::optional<uint64_t> content_length;
 };
 
