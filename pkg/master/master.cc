@@ -122,8 +122,9 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});
-  storage::Conversion hpa_v1{resources::HorizontalPodAutoscalerToV2,
-                             resources::HorizontalPodAutoscalerToV1};
+  storage::Conversion hpa_v1;
+  hpa_v1.to_storage = resources::HorizontalPodAutoscalerToV2;
+  hpa_v1.from_storage = resources::HorizontalPodAutoscalerToV1;
   api_group("autoscaling",
             {{"v2", {resources::HorizontalPodAutoscalers()}},
              {"v1",
@@ -147,7 +148,9 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
        resources::ValidatingAdmissionPolicies(), resources::ValidatingAdmissionPolicyBindings()});
   auto priority_classes = store(resources::PriorityClasses(), namespace_lifecycle);
   group_version("scheduling.k8s.io", "v1", {}, {priority_classes});
-  storage::Conversion events_v1{resources::EventToCore, resources::EventFromCore};
+  storage::Conversion events_v1;
+  events_v1.to_storage = resources::EventToCore;
+  events_v1.from_storage = resources::EventFromCore;
   group_version("events.k8s.io", "v1", {},
                 {converted(resources::EventsV1(), events_v1, namespace_lifecycle)});
   group_version("coordination.k8s.io", "v1", {resources::Leases()});

@@ -107,7 +107,10 @@ TEST_CASE("merged discovery: upstream's group order, remote groups, stale versio
   table.Upsert(Remote("v1alpha1", "wardle.example.com", 1000, 15, true));
   table.Upsert(Remote("v1beta1", "wardle.example.com", 1000, 15, false));
   table.Upsert(Remote("v1", "high.example.com", 17900, 15, true));
-  table.SetResources("v1alpha1.wardle.example.com", {{"flunders", "flunder", true}});
+  endpoints::APIResource flunders;
+  flunders.name = "flunders";
+  flunders.namespaced = true;
+  table.SetResources("v1alpha1.wardle.example.com", {flunders});
   std::vector<endpoints::APIGroupInfo> chain = {Group("", {"v1"}), Group("crd.example.com", {"v1"}),
                                                 Group("apps", {"v1"}),
                                                 Group("apiregistration.k8s.io", {"v1"})};
