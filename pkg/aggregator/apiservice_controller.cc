@@ -152,13 +152,23 @@ Awaitable<void> APIServiceController::CheckLoop() {
   std::shared_ptr<APIServiceController> self = shared_from_this();
   while (!lifecycle_.ShutdownInitiated()) {
     const Clock::time_point now = Clock::now();
-    for (const APIServiceInfoPtr& info : table_.All()) {
+    const std::vector<APIServiceInfoPtr> all = table_.All();
+    {
+      // Forget APIServices that are gone.
+      std::set<std::string> names;
+      for (const APIServiceInfoPtr& info : all) names.insert(info->name);
+      std::lock_guard lock(mu_);
+      std::erase_if(next_check_, [&names](const auto& e) { return !names.contains(e.first); });
+      std::erase_if(queued_, [&names](const std::string& n) { return !names.contains(n); });
+    }
+    for (const APIServiceInfoPtr& info : all) {
       {
         std::lock_guard lock(mu_);
-        const bool queued = queued_.erase(info->name) > 0;
+        if (in_flight_.contains(info->name)) continue;  // still queued, if it was
         auto due = next_check_.find(info->name);
         const bool overdue = due == next_check_.end() || due->second <= now;
-        if (in_flight_.contains(info->name) || (!queued && !overdue)) continue;
+        if (!queued_.contains(info->name) && !overdue) continue;
+        queued_.erase(info->name);
         in_flight_.insert(info->name);
         next_check_[info->name] = now + (info->available ? kAvailableEvery : kUnavailableEvery);
       }
