@@ -22,12 +22,7 @@ constexpr auto kDialTimeout = std::chrono::seconds(30);
 // ones and chunked ones (watches, logs) are passed on as they arrive.
 constexpr uint64_t kBufferedLimit = 8 << 20;
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using util::EqualsIgnoreCase;
 
 bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && EqualsIgnoreCase(s.substr(0, prefix.size()), prefix);
@@ -54,10 +49,7 @@ bool Withheld(std::string_view name) {
 bool IsUpgrade(const genericserver::Request& request) {
   if (!request.headers.Get("Upgrade")) return false;
   for (std::string_view value : request.headers.Values("Connection")) {
-    std::string lower(value);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    if (lower.find("upgrade") != std::string::npos) return true;
+    if (util::ToLower(value).find("upgrade") != std::string::npos) return true;
   }
   return false;
 }
