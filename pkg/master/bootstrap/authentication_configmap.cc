@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/apimachinery/validation/go_format.h"
 #include "pkg/genericserver/registry/store.h"
 #include "pkg/pki/pki.h"
 #include "pkg/util/log.h"
@@ -108,26 +109,8 @@ json Desired(const json& stored, const ClusterAuthenticationInfo& required) {
 }  // namespace
 
 std::string GoJSONStringList(const std::vector<std::string>& values) {
-  const std::string dumped = json(values).dump(-1, ' ', false, json::error_handler_t::replace);
-  std::string out;
-  out.reserve(dumped.size());
-  for (size_t i = 0; i < dumped.size(); ++i) {
-    const char c = dumped[i];
-    if (c == '<') {
-      out += "\\u003c";
-    } else if (c == '>') {
-      out += "\\u003e";
-    } else if (c == '&') {
-      out += "\\u0026";
-    } else if (c == '\xe2' && i + 2 < dumped.size() && dumped[i + 1] == '\x80' &&
-               (dumped[i + 2] == '\xa8' || dumped[i + 2] == '\xa9')) {
-      out += dumped[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
+  return apimachinery::validation::GoHTMLSafeJSON(
+      json(values).dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 std::map<std::string, std::string> AuthenticationConfigMapData(

@@ -139,6 +139,28 @@ std::string GoQuote(std::string_view s) {
   return out;
 }
 
+std::string GoHTMLSafeJSON(std::string_view json_text) {
+  std::string out;
+  out.reserve(json_text.size());
+  for (size_t i = 0; i < json_text.size(); ++i) {
+    const char c = json_text[i];
+    if (c == '<') {
+      out += "\\u003c";
+    } else if (c == '>') {
+      out += "\\u003e";
+    } else if (c == '&') {
+      out += "\\u0026";
+    } else if (c == '\xE2' && i + 2 < json_text.size() && json_text[i + 1] == '\x80' &&
+               (json_text[i + 2] == '\xA8' || json_text[i + 2] == '\xA9')) {
+      out += json_text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string GoStringSlice(const std::vector<std::string>& values) {
   std::string out = "[]string{";
   for (size_t i = 0; i < values.size(); ++i) {

@@ -15,6 +15,10 @@ namespace apimachinery::validation {
 // controls, non-ASCII spaces, format characters and private use are escaped).
 std::string GoQuote(std::string_view s);
 
+// JSON text as Go's json.Marshal writes it: <, > and & (and U+2028, U+2029) escaped as
+// encoding/json's HTML-safe default escapes them. `json_text` is compact JSON.
+std::string GoHTMLSafeJSON(std::string_view json_text);
+
 // Go's %#v of a []string: `[]string{"a", "b"}`, `[]string{}` when empty.
 std::string GoStringSlice(const std::vector<std::string>& values);
 

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/apimachinery/validation/go_format.h"
 #include "pkg/master/registry/fields.h"
 
 namespace master::resources::hpa_v1 {
@@ -19,26 +20,8 @@ using ordered = nlohmann::ordered_json;
 // What json.Marshal writes: compact, with <, > and & (and U+2028, U+2029) escaped as
 // encoding/json's HTML-safe default escapes them.
 std::string GoMarshal(const ordered& value) {
-  const std::string text = value.dump(-1, ' ', false, ordered::error_handler_t::replace);
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '<') {
-      out += "\\u003c";
-    } else if (c == '>') {
-      out += "\\u003e";
-    } else if (c == '&') {
-      out += "\\u0026";
-    } else if (c == '\xE2' && i + 2 < text.size() && text[i + 1] == '\x80' &&
-               (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
-      out += text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return apimachinery::validation::GoHTMLSafeJSON(
+      value.dump(-1, ' ', false, ordered::error_handler_t::replace));
 }
 
 void CopyIfPresent(ordered& to, const char* to_key, const json& from, const char* key) {
