@@ -201,13 +201,15 @@ class ProxyHandler final : public genericserver::Handler {
     std::shared_ptr<transport::Connection> conn = std::move(*connection);
     // Streams end when the server shuts down.
     const uint64_t closer = c_.lifecycle->OnCloseStreams([conn] { conn->Close(); });
-    co_await Exchange(ctx, out, *info, *conn, *where, deadline);
+    co_await Exchange(ctx, out, *info, conn, *where, deadline);
     c_.lifecycle->Unregister(closer);
   }
 
   Awaitable<void> Exchange(genericserver::RequestContext& ctx, genericserver::ResponseWriter& out,
-                           const APIServiceInfo& info, transport::Connection& conn,
+                           const APIServiceInfo& info,
+                           const std::shared_ptr<transport::Connection>& connection,
                            const std::string& host, Clock::time_point deadline) {
+    transport::Connection& conn = *connection;
     const Headers headers = ForwardedHeaders(ctx, host);
     auto sent = co_await conn.Send(ctx.request.method, ctx.request.target, headers,
                                    ctx.request.body, deadline);
@@ -235,6 +237,8 @@ class ProxyHandler final : public genericserver::Handler {
     }
     Headers returned = ReturnedHeaders(head->headers);
     if (!co_await out.StartStream(head->status, std::move(returned))) co_return;
+    // A caller that leaves ends the stream at once, even while the server is silent.
+    out.OnClientGone([connection] { connection->Close(); });
     while (true) {
       auto piece = co_await conn.ReadSome(deadline);
       if (!piece) {

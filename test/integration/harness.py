@@ -250,6 +250,32 @@ class Server:
         finally:
             conn.close()
 
+    def watches(self, resource):
+        """How many watches of a resource the server is serving now (from the
+        apiserver_longrunning_requests gauge of /metrics)."""
+        status, _, data = self.request("GET", "/metrics")
+        if status != 200:
+            raise ServerError("/metrics: %d %s" % (status, data[:200]))
+        total = 0
+        for line in data.decode().splitlines():
+            if (line.startswith("apiserver_longrunning_requests{")
+                    and 'verb="WATCH"' in line
+                    and 'resource="%s"' % resource in line):
+                total += int(line.rsplit(" ", 1)[1])
+        return total
+
+    def wait_watches(self, resource, count, timeout=10):
+        """Wait until the server serves exactly `count` watches of resource.
+
+        With 0 before a client starts watching, and 1 after, the client's watch
+        is established: what changes next reaches it."""
+        deadline = time.monotonic() + timeout
+        while (n := self.watches(resource)) != count:
+            if time.monotonic() > deadline:
+                raise ServerError("%d watch(es) of %s, not %d, after %ds"
+                                  % (n, resource, count, timeout))
+            time.sleep(0.02)
+
     def kubectl(self, *args, kubeconfig=None, timeout=30):
         return run([KUBECTL, "--kubeconfig", kubeconfig or self.kubeconfig]
                    + list(args), timeout=timeout)

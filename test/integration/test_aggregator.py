@@ -571,11 +571,12 @@ class AggregatorTests(AggregatorTestCase):
     def test_watch_with_kubectl(self):
         self.wait_available()
         self.wait_discovery("Current")
+        self.server.wait_watches("flunders", 0)  # earlier tests' watches ended
         w = StreamReader(self.kubectl.popen("get", "flunders", "-n", "wardle", "--watch",
                                             "--output-watch-events",
                                             "--field-selector=metadata.name=kw"))
         try:
-            time.sleep(1)
+            self.server.wait_watches("flunders", 1)
             self.ok("create", "-f", self.kubectl.write(json.dumps(self.flunder("kw"))))
             lines = w.wait_for(2)
             self.ok("delete", "flunder", "kw", "-n", "wardle")
@@ -586,6 +587,8 @@ class AggregatorTests(AggregatorTestCase):
         self.assertEqual([r[:2] for r in rows], [["EVENT", "NAME"], ["ADDED", "kw"],
                                                  ["DELETED", "kw"]], "\n".join(lines) + err)
         self.assertEqual(err, "")
+        # the proxied stream ends with its client, though the extension server is silent
+        self.server.wait_watches("flunders", 0)
 
     def test_identity_headers(self):
         """The extension server sees the user the kube-apiserver authenticated, as

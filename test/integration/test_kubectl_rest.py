@@ -1365,36 +1365,51 @@ class WatchTests(WriteTestCase):
     def test_watch_single_object(self):
         self.make("wt", "configmaps", self.cm("wone", {"k": "v"}))
         self.make("wt", "configmaps", self.cm("wother", {"k": "v"}))
+        self.server.wait_watches("configmaps", 0)  # earlier tests' watches ended
         w = self.start("get", "cm", "wone", "-n", "wt", "-w")
         try:
             lines = w.wait_for(2)
             self.assertEqual([r[:2] for r in table("\n".join(lines))],
                              [["NAME", "DATA"], ["wone", "1"]])
-            # the watch starts after the GET; give it a moment so that the
-            # change is not folded into the initial (discarded) ADDED event
-            time.sleep(1.0)
+            # the watch starts after the GET: wait until the server serves
+            # it, so that the change is not folded into the initial ADDED
+            self.server.wait_watches("configmaps", 1)
             self.ok("patch", "cm", "wother", "-n", "wt", "-p",
                     '{"data":{"x":"1"}}')
             self.ok("patch", "cm", "wone", "-n", "wt", "-p",
                     '{"data":{"k2":"v2"}}')
             self.ok("patch", "cm", "wone", "-n", "wt", "-p",
                     '{"data":{"k3":"v3"}}')
-            lines = w.wait_for(4)
-            time.sleep(0.3)
-            lines = list(w.lines)
+            # a last change: once it arrived, everything before it has too,
+            # and any event of the other object would be among the lines
+            self.ok("patch", "cm", "wone", "-n", "wt", "-p",
+                    '{"data":{"k4":"v4"}}')
+            lines = w.wait_for(5)
         finally:
             err = w.stop()
         self.assertEqual([r[:2] for r in table("\n".join(lines))],
                          [["NAME", "DATA"], ["wone", "1"], ["wone", "2"],
-                          ["wone", "3"]], "\n".join(lines) + err)
+                          ["wone", "3"], ["wone", "4"]], "\n".join(lines) + err)
         self.assertEqual(err, "")
+
+    def test_watch_ends_when_client_leaves(self):
+        """A watch whose client went away is released at once, not at its next
+        event or its timeout."""
+        self.server.wait_watches("secrets", 0)
+        w = self.start("get", "secrets", "-n", "wt", "-w")
+        try:
+            self.server.wait_watches("secrets", 1)
+        finally:
+            w.stop()
+        self.server.wait_watches("secrets", 0, timeout=5)
 
     def test_watch_namespaces_terminating(self):
         self.make_ns("wt-ns")
+        self.server.wait_watches("namespaces", 0)
         w = self.start("get", "ns", "wt-ns", "-w", "--output-watch-events")
         try:
             lines = w.wait_for(2)
-            time.sleep(1.0)
+            self.server.wait_watches("namespaces", 1)
             self.ok("delete", "ns", "wt-ns", "--wait=false")
             lines = w.wait_for(3)
         finally:

@@ -21,11 +21,12 @@ std::string Escape(const std::string& v) {
 
 // Label pairs in alphabetical order, as Prometheus client libraries print them.
 std::string Labels(const RequestLabels& l, const std::string& extra_name = "",
-                   const std::string& extra_value = "") {
-  std::map<std::string, std::string> m = {
-      {"component", l.component}, {"dry_run", l.dry_run}, {"group", l.group},
-      {"resource", l.resource},   {"scope", l.scope},     {"subresource", l.subresource},
-      {"verb", l.verb},           {"version", l.version}};
+                   const std::string& extra_value = "", bool with_dry_run = true) {
+  std::map<std::string, std::string> m = {{"component", l.component},     {"group", l.group},
+                                          {"resource", l.resource},       {"scope", l.scope},
+                                          {"subresource", l.subresource}, {"verb", l.verb},
+                                          {"version", l.version}};
+  if (with_dry_run) m["dry_run"] = l.dry_run;
   if (!extra_name.empty()) m[extra_name] = extra_value;
   std::string out;
   for (const auto& [k, v] : m) {
@@ -58,6 +59,13 @@ void Metrics::AddInFlight(bool mutating, int delta) {
   (mutating ? inflight_mutating_ : inflight_read_only_).fetch_add(delta);
 }
 
+void Metrics::AddLongRunning(const RequestLabels& labels, int delta) {
+  RequestLabels key = labels;
+  key.dry_run.clear();
+  std::lock_guard lock(mu_);
+  long_running_[key] += delta;
+}
+
 std::string Metrics::Render() const {
   std::ostringstream out;
   out << "# HELP apiserver_current_inflight_requests Requests being served now that count "
@@ -69,6 +77,12 @@ std::string Metrics::Render() const {
       << inflight_read_only_.load() << "\n";
 
   std::lock_guard lock(mu_);
+  out << "# HELP apiserver_longrunning_requests Long-running requests (watches, "
+         "connections) being served now.\n"
+         "# TYPE apiserver_longrunning_requests gauge\n";
+  for (const auto& [labels, n] : long_running_) {
+    out << "apiserver_longrunning_requests{" << Labels(labels, "", "", false) << "} " << n << "\n";
+  }
   out << "# HELP apiserver_request_duration_seconds Time to answer a request, in seconds.\n"
          "# TYPE apiserver_request_duration_seconds histogram\n";
   for (const auto& [labels, h] : durations_) {

@@ -37,6 +37,8 @@ class Metrics {
   void ObserveRequest(const RequestLabels& labels, int code, double seconds);
   // request_kind is "readOnly" or "mutating".
   void AddInFlight(bool mutating, int delta);
+  // apiserver_longrunning_requests: watches and connections being served now.
+  void AddLongRunning(const RequestLabels& labels, int delta);
   std::string Render() const;
 
  private:
@@ -48,6 +50,7 @@ class Metrics {
   mutable std::mutex mu_;
   std::map<std::pair<RequestLabels, int>, uint64_t> requests_;
   std::map<RequestLabels, Histogram> durations_;
+  std::map<RequestLabels, int64_t> long_running_;  // dry_run is always empty
   std::atomic<int64_t> inflight_read_only_{0};
   std::atomic<int64_t> inflight_mutating_{0};
 };

@@ -8,6 +8,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -227,10 +228,23 @@ class SecureServer::Impl::Session::Writer final : public ResponseWriter {
   Awaitable<void> FinishStream() override {
     if (!streaming_ || failed_ || finished_) co_return;
     finished_ = true;
+    EndInputWatch();
     s_.stream_.next_layer().expires_after(s_.server_.limits.write_timeout);
     co_await net::async_write(s_.stream_, http::make_chunk_last(), net::use_awaitable);
     s_.stream_.next_layer().expires_never();
   }
+
+  // A read runs beside the stream's writes (TLS streams allow one of each at a time):
+  // it ends with an error when the client closes the connection. Whatever the client
+  // might send meanwhile is dropped, so the connection is not reused after such a stream.
+  void OnClientGone(std::function<void()> gone) override {
+    if (!streaming_ || failed_ || finished_ || input_watch_) return;
+    input_watch_ = std::make_shared<InputWatch>();
+    input_watch_->gone = std::move(gone);
+    net::co_spawn(s_.Executor(), WatchInput(s_.shared_from_this(), input_watch_), net::detached);
+  }
+
+  ~Writer() override { EndInputWatch(); }
 
   bool Started() const override { return started_; }
   int StatusCode() const override { return status_; }
@@ -238,10 +252,30 @@ class SecureServer::Impl::Session::Writer final : public ResponseWriter {
 
   // The connection can carry another request after this response.
   bool Reusable() const {
-    return KeepAlive() && started_ && !failed_ && (!streaming_ || finished_);
+    return KeepAlive() && started_ && !failed_ && (!streaming_ || finished_) && !input_watch_;
   }
 
  private:
+  // Shared by the writer and the read beside the stream, which may outlive the writer: it
+  // ends when the session closes the socket after this response.
+  struct InputWatch {
+    std::function<void()> gone;  // empty once the stream ended
+  };
+
+  static Awaitable<void> WatchInput(std::shared_ptr<Session> s, std::shared_ptr<InputWatch> w) {
+    std::array<char, 1024> scratch;
+    boost::system::error_code ec;
+    while (!ec && w->gone) {
+      co_await s->stream_.async_read_some(net::buffer(scratch),
+                                          net::redirect_error(net::use_awaitable, ec));
+    }
+    if (auto gone = std::exchange(w->gone, nullptr)) gone();
+  }
+
+  void EndInputWatch() {
+    if (input_watch_) input_watch_->gone = nullptr;
+  }
+
   bool KeepAlive() const { return keep_alive_ && !s_.server_.draining; }
 
   template <class Message>
@@ -263,6 +297,7 @@ class SecureServer::Impl::Session::Writer final : public ResponseWriter {
   bool failed_ = false;
   int status_ = 0;
   Headers extra_;
+  std::shared_ptr<InputWatch> input_watch_;
 };
 
 // Reads one request into parser. kClose: close without an answer (client gone, idle

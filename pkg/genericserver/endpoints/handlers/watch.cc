@@ -188,6 +188,7 @@ Awaitable<void> ServeWatch(RequestContext& ctx, ResponseWriter& out, const Scope
   });
   uint64_t closer = 0;
   if (scope.lifecycle) closer = scope.lifecycle->OnCloseStreams([watcher] { watcher->Stop(); });
+  out.OnClientGone([watcher] { watcher->Stop(); });
   for (;;) {
     auto event = co_await watcher->Next();
     if (!event) break;

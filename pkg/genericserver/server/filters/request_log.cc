@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "pkg/util/duration.h"
 #include "pkg/util/log.h"
@@ -26,14 +27,21 @@ class RequestLog final : public Handler {
     ctx.audit_id = given && !given->empty() ? std::string(*given) : util::NewUUID();
     out.ExtraHeaders().Set("Audit-Id", ctx.audit_id);
     out.ExtraHeaders().Set("Cache-Control", "no-cache, private");
+    // Long-running requests are counted while they are served (the gauge tests and
+    // operators read to know a watch is established).
+    std::optional<RequestLabels> long_running;
+    if (endpoints::IsLongRunning(ctx.info)) long_running = LabelsFor(ctx);
+    if (long_running) metrics_->AddLongRunning(*long_running, 1);
     bool failed = true;
     try {
       co_await next_->Serve(ctx, out);
       failed = false;
     } catch (...) {
+      if (long_running) metrics_->AddLongRunning(*long_running, -1);
       Record(ctx, out.Started() ? out.StatusCode() : 500);
       throw;
     }
+    if (long_running) metrics_->AddLongRunning(*long_running, -1);
     if (!failed) Record(ctx, out.StatusCode());
   }
 

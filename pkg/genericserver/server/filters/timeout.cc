@@ -33,6 +33,9 @@ class GuardedWriter final : public ResponseWriter {
   Awaitable<void> FinishStream() override {
     if (!expired_) co_await out_.FinishStream();
   }
+  void OnClientGone(std::function<void()> gone) override {
+    if (!expired_) out_.OnClientGone(std::move(gone));
+  }
   bool Started() const override { return expired_ || out_.Started(); }
   int StatusCode() const override { return out_.StatusCode(); }
   Headers& ExtraHeaders() override { return out_.ExtraHeaders(); }
