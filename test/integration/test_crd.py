@@ -725,7 +725,7 @@ class CustomResourceKubectlTests(CRDTestCase):
             headers={"Content-Type": "application/json"})
         self.assertEqual(status, 422, data)
         self.assertEqual(json.loads(data)["message"],
-                         'Widget.crud.example.com "r2" is invalid: '
+                         'widgets.crud.example.com "r2" is invalid: '
                          'metadata.resourceVersion: Invalid value: 0x0: must be '
                          'specified for an update')
         self.assertEqual(self.live("crud", "r2")["spec"], {"color": "red"})

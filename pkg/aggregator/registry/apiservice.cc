@@ -53,16 +53,20 @@ class APIServiceStrategy final : public registry::Strategy {
   }
   bool AllowUnconditionalUpdate() const override { return false; }
   bool HasStatusSubresource() const override { return true; }
-  bool NameIsPathSegment() const override { return true; }
+  apimachinery::validation::NameRule Names() const override {
+    return apimachinery::validation::NameRule::kPathSegmentName;
+  }
 };
 
-// Spec and metadata stay as stored (registry::StatusStrategy); the conditions are checked.
+// Spec and metadata stay as stored (upstream resets the object's metadata); the conditions
+// are checked.
 class APIServiceStatusStrategy final : public registry::StatusStrategy {
  public:
+  APIServiceStatusStrategy()
+      : StatusStrategy(registry::StatusOptions{registry::kResetObjectMetaForStatus, false}) {}
   registry::FieldErrors ValidateUpdate(const json& object, const json&) const override {
     return validation::ValidateAPIServiceStatus(object);
   }
-  bool AllowUnconditionalUpdate() const override { return false; }
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
+#include "pkg/genericserver/apimachinery/validation/name_rule.h"
 #include "pkg/genericserver/apimachinery/validation/names.h"
 #include "pkg/util/base64.h"
 
@@ -75,12 +76,6 @@ long IllegalBase64At(const std::string& text) {
   return -1;
 }
 
-// path.IsValidPathSegmentName (a prefix may be "." or "..": more follows).
-bool ValidPathSegment(const std::string& name, bool prefix) {
-  if (!prefix && (name == "." || name == "..")) return false;
-  return name.find('/') == std::string::npos && name.find('%') == std::string::npos;
-}
-
 // Upstream's name function for APIServices: once the Store's path-segment rules hold, the
 // name (and a generateName) must be exactly "<version>.<group>".
 void ValidateName(const json& apiservice, FieldErrors& errors) {
@@ -89,12 +84,12 @@ void ValidateName(const json& apiservice, FieldErrors& errors) {
   const std::string message = "must be `spec.version+\".\"+spec.group`: " + v::GoQuote(required);
   const json& meta = Member(apiservice, "metadata");
   const std::string generate_name = String(meta, "generateName");
-  if (!generate_name.empty() && ValidPathSegment(generate_name, true) &&
+  if (!generate_name.empty() && v::IsValidPathSegmentName(generate_name).empty() &&
       generate_name != required) {
     errors.push_back(v::FieldInvalid("metadata.generateName", generate_name, message));
   }
   const std::string name = String(meta, "name");
-  if (!name.empty() && ValidPathSegment(name, false) && name != required) {
+  if (!name.empty() && v::IsValidPathSegmentName(name).empty() && name != required) {
     errors.push_back(v::FieldInvalid("metadata.name", name, message));
   }
 }

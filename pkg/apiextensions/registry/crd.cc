@@ -41,6 +41,7 @@ class CRDStrategy final : public registry::Strategy {
   }
   bool TracksGeneration() const override { return true; }
   bool HasStatusSubresource() const override { return true; }
+  bool AllowUnconditionalUpdate() const override { return false; }
   bool PrepareForDelete(json& object) const override {
     json& finalizers = object["metadata"]["finalizers"];
     if (!finalizers.is_array()) finalizers = json::array();
@@ -55,8 +56,11 @@ class CRDStrategy final : public registry::Strategy {
   }
 };
 
+// Spec as stored. Upstream means to reset the metadata too, but its reset copies the new
+// object's onto itself (kubernetes/kubernetes#137681): metadata changes are kept, as here.
 class CRDStatusStrategy final : public registry::StatusStrategy {
  public:
+  CRDStatusStrategy() : StatusStrategy(registry::StatusOptions{{}, false}) {}
   registry::FieldErrors ValidateUpdate(const json& object, const json& old) const override {
     return validation::ValidateCustomResourceDefinitionStatusUpdate(object, old);
   }

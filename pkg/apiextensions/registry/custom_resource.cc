@@ -138,12 +138,13 @@ class CustomResourceStrategy final : public registry::Strategy {
 
 class CustomResourceStatusStrategy final : public registry::StatusStrategy {
  public:
+  // As upstream: everything but status comes from the stored object, metadata included.
   explicit CustomResourceStatusStrategy(std::shared_ptr<const VersionSchema> schema)
-      : schema_(std::move(schema)) {}
+      : StatusStrategy(registry::StatusOptions{registry::kResetObjectMetaForStatus, false}),
+        schema_(std::move(schema)) {}
   registry::FieldErrors ValidateUpdate(const json& object, const json& old) const override {
     return ValidateAgainst(*schema_, object, &old);
   }
-  bool AllowUnconditionalUpdate() const override { return false; }
 
  private:
   std::shared_ptr<const VersionSchema> schema_;

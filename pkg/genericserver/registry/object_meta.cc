@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/apimachinery/validation/go_format.h"
+#include "pkg/genericserver/apimachinery/validation/name_rule.h"
 #include "pkg/genericserver/apimachinery/validation/names.h"
 
 namespace registry {
@@ -59,8 +61,10 @@ std::string NowTimestamp() { return FormatTime(std::chrono::system_clock::now())
 
 std::string GenerateName(std::string_view prefix) {
   static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  // As upstream: at most 58 characters of the prefix, so that a DNS label prefix stays one.
+  static constexpr size_t kMaxPrefix = 58;
   thread_local std::mt19937 rng{std::random_device{}()};
-  std::string name(prefix);
+  std::string name(prefix.substr(0, kMaxPrefix));
   for (int i = 0; i < 5; ++i) name += kAlphabet[rng() % (sizeof kAlphabet - 1)];
   return name;
 }
@@ -88,34 +92,16 @@ std::string Str(const json& meta, const char* field) {
   return it != meta.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-void ValidateName(const std::string& field, const std::string& name, bool prefix, bool dns_label,
-                  bool path_segment, FieldErrors& errors) {
-  // Path segment rules first: a name becomes part of a URL.
-  if (name == "." || name == "..") {
-    errors.push_back(v::FieldInvalid(field, name, "may not be '" + name + "'"));
-    return;
-  }
-  for (const char* bad : {"/", "%"}) {
-    if (name.find(bad) != std::string::npos) {
-      errors.push_back(v::FieldInvalid(field, name, std::string("may not contain '") + bad + "'"));
-      return;
-    }
-  }
-  if (path_segment) return;
-  // A generateName prefix may end with '-' (upstream drops one before checking).
-  std::string checked = name;
-  if (prefix && !checked.empty() && checked.back() == '-') checked.pop_back();
-  if (prefix && checked.empty()) return;
-  for (const std::string& msg :
-       dns_label ? v::IsDNS1123Label(checked) : v::IsDNS1123Subdomain(checked)) {
+void ValidateName(const std::string& field, const std::string& name, bool prefix, v::NameRule rule,
+                  FieldErrors& errors) {
+  for (const std::string& msg : v::ValidateName(rule, name, prefix)) {
     errors.push_back(v::FieldInvalid(field, name, msg));
   }
 }
 
 }  // namespace
 
-FieldErrors ValidateObjectMeta(const json& object, bool namespaced, bool dns_label,
-                               bool path_segment) {
+FieldErrors ValidateObjectMeta(const json& object, bool namespaced, v::NameRule names) {
   FieldErrors errors;
   if (!object.contains("metadata") || !object["metadata"].is_object()) {
     errors.push_back(v::FieldRequired("metadata", ""));
@@ -124,14 +110,13 @@ FieldErrors ValidateObjectMeta(const json& object, bool namespaced, bool dns_lab
   const json& meta = object["metadata"];
   const std::string name = Str(meta, "name");
   const std::string generate = Str(meta, "generateName");
-  if (!generate.empty())
-    ValidateName("metadata.generateName", generate, true, dns_label, path_segment, errors);
+  if (!generate.empty()) ValidateName("metadata.generateName", generate, true, names, errors);
   if (name.empty()) {
     if (generate.empty()) {
       errors.push_back(v::FieldRequired("metadata.name", "name or generateName is required"));
     }
   } else {
-    ValidateName("metadata.name", name, false, dns_label, path_segment, errors);
+    ValidateName("metadata.name", name, false, names, errors);
   }
   const std::string ns = Str(meta, "namespace");
   if (namespaced) {
@@ -199,13 +184,30 @@ FieldErrors ValidateObjectMeta(const json& object, bool namespaced, bool dns_lab
 }
 
 FieldErrors ValidateObjectMetaUpdate(const json& object, const json& old, bool namespaced,
-                                     bool dns_label, bool path_segment) {
-  FieldErrors errors = ValidateObjectMeta(object, namespaced, dns_label, path_segment);
+                                     v::NameRule names) {
+  FieldErrors errors = ValidateObjectMeta(object, namespaced, names);
   if (!errors.empty() && (!object.contains("metadata") || !object["metadata"].is_object())) {
     return errors;
   }
   const json& meta = object["metadata"];
   const json& prev = old["metadata"];
+  // An object being deleted waits for its finalizers: none may join them.
+  if (prev.contains("deletionTimestamp")) {
+    std::set<std::string> before;
+    for (const json& f : prev.value("finalizers", json::array())) {
+      if (f.is_string()) before.insert(f.get<std::string>());
+    }
+    std::set<std::string> added;  // sorted, as upstream lists them
+    for (const json& f : meta.value("finalizers", json::array())) {
+      if (f.is_string() && !before.count(f.get<std::string>())) added.insert(f.get<std::string>());
+    }
+    if (!added.empty()) {
+      errors.push_back(v::FieldForbidden(
+          "metadata.finalizers",
+          "no new finalizers can be added if the object is being deleted, found new finalizers " +
+              v::GoStringSlice({added.begin(), added.end()})));
+    }
+  }
   for (const char* field : {"name", "namespace", "uid", "creationTimestamp"}) {
     const std::string now = meta.contains(field) ? meta[field].dump() : "";
     const std::string before = prev.contains(field) ? prev[field].dump() : "";
@@ -214,6 +216,19 @@ FieldErrors ValidateObjectMetaUpdate(const json& object, const json& old, bool n
           meta.contains(field) && meta[field].is_string() ? meta[field].get<std::string>() : now;
       errors.push_back(
           v::FieldInvalid(std::string("metadata.") + field, shown, "field is immutable"));
+    }
+  }
+  return errors;
+}
+
+FieldErrors ValidateNamePathSegments(const json& object) {
+  FieldErrors errors;
+  const json& meta = object["metadata"];
+  for (const auto& [field, prefix] : {std::pair{"generateName", true}, {"name", false}}) {
+    const std::string value = Str(meta, field);
+    if (value.empty()) continue;
+    for (const std::string& msg : v::PathSegmentCheck(value, prefix)) {
+      errors.push_back(v::FieldInvalid(std::string("metadata.") + field, value, msg));
     }
   }
   return errors;

@@ -24,18 +24,21 @@ std::string FormatTime(std::chrono::system_clock::time_point t);
 std::optional<std::chrono::system_clock::time_point> ParseTime(std::string_view s);
 std::string NowTimestamp();
 
-// generateName plus five random characters from upstream's alphabet.
+// generateName (at most its first 58 characters) plus five random characters from upstream's
+// alphabet.
 std::string GenerateName(std::string_view prefix);
 
-// Metadata of a new object. namespaced: whether the kind lives in namespaces;
-// dns_label: names are DNS-1123 labels (namespaces) rather than subdomains; path_segment:
-// names need only be path segments (Strategy::NameIsPathSegment).
-FieldErrors ValidateObjectMeta(const nlohmann::json& object, bool namespaced, bool dns_label,
-                               bool path_segment = false);
+// Metadata of a new object. namespaced: whether the kind lives in namespaces; names: the
+// kind's rule for metadata.name and generateName.
+FieldErrors ValidateObjectMeta(const nlohmann::json& object, bool namespaced,
+                               apimachinery::validation::NameRule names);
 // What an update may not change (name, namespace, uid, creationTimestamp, ...), plus
 // everything ValidateObjectMeta checks.
 FieldErrors ValidateObjectMetaUpdate(const nlohmann::json& object, const nlohmann::json& old,
-                                     bool namespaced, bool dns_label, bool path_segment = false);
+                                     bool namespaced, apimachinery::validation::NameRule names);
+// The path-segment check of every new object's name and generateName, which upstream runs
+// once the kind's own validation passed (rest.BeforeCreate).
+FieldErrors ValidateNamePathSegments(const nlohmann::json& object);
 
 // Whether anything besides metadata and status differs (a change of the "spec").
 bool SpecChanged(const nlohmann::json& a, const nlohmann::json& b);

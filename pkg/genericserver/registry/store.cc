@@ -216,9 +216,9 @@ Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object,
   spec.strategy->PrepareForCreate(object);
   if (options.user) spec.strategy->RecordRequester(object, *options.user);
   NormalizeMetadata(object);
-  FieldErrors errors = ValidateObjectMeta(object, spec.namespaced, spec.strategy->NameIsDNSLabel(),
-                                          spec.strategy->NameIsPathSegment());
+  FieldErrors errors = ValidateObjectMeta(object, spec.namespaced, spec.strategy->Names());
   for (auto& e : spec.strategy->Validate(object)) errors.push_back(std::move(e));
+  if (errors.empty()) errors = ValidateNamePathSegments(object);
   if (!errors.empty()) {
     co_return std::unexpected(
         v::NewInvalid(spec.Kind().group, spec.kind, MetaString(object, "name"), errors));
@@ -289,8 +289,7 @@ Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old,
     if (auto denied = co_await admit_(spec, object, &old)) co_return std::unexpected(*denied);
   }
   FieldErrors errors =
-      ValidateObjectMetaUpdate(object, old, spec.namespaced, spec.strategy->NameIsDNSLabel(),
-                               spec.strategy->NameIsPathSegment());
+      ValidateObjectMetaUpdate(object, old, spec.namespaced, spec.strategy->Names());
   for (auto& e : strategy.ValidateUpdate(object, old)) errors.push_back(std::move(e));
   if (!errors.empty()) {
     co_return std::unexpected(

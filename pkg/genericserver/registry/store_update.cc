@@ -77,8 +77,9 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
       co_return std::unexpected(apimachinery::NewConflict(spec_->Resource(), name, kModified));
     }
     if (rv.empty() && !s.AllowUnconditionalUpdate()) {
+      // Upstream names the resource, not the kind, in this one error.
       co_return std::unexpected(
-          v::NewInvalid(spec_->group, spec_->kind, name, {[] {
+          v::NewInvalid(spec_->group, spec_->plural, name, {[] {
                           v::FieldError e = v::FieldInvalid("metadata.resourceVersion", "0x0",
                                                             "must be specified for an update");
                           e.value_form = v::ValueForm::kVerbatim;  // a uint64 printed with %#v

@@ -52,17 +52,25 @@ bool Strategy::Finalized(const nlohmann::json& object) const {
 }
 
 void StatusStrategy::PrepareForUpdate(nlohmann::json& object, const nlohmann::json& old) const {
-  // Everything but status (and metadata the Store manages) comes from the stored object.
-  nlohmann::json status = object.contains("status") ? object["status"] : nlohmann::json();
-  // The resourceVersion given is kept: it is the client's precondition.
-  nlohmann::json resource_version = object["metadata"].value("resourceVersion", nlohmann::json());
-  object = old;
-  if (status.is_null()) {
-    object.erase("status");
-  } else {
-    object["status"] = std::move(status);
+  // Everything outside metadata and status is the stored object's.
+  nlohmann::json result = old;
+  for (const char* part : {"metadata", "status"}) {
+    if (object.contains(part)) {
+      result[part] = std::move(object[part]);
+    } else {
+      result.erase(part);
+    }
   }
-  if (!resource_version.is_null()) object["metadata"]["resourceVersion"] = resource_version;
+  nlohmann::json& meta = result["metadata"];
+  const nlohmann::json& stored = old["metadata"];
+  for (const std::string& field : options_.stored_metadata) {
+    if (stored.contains(field)) {
+      meta[field] = stored[field];
+    } else {
+      meta.erase(field);
+    }
+  }
+  object = std::move(result);
 }
 
 }  // namespace registry

@@ -4,12 +4,14 @@
 // JSON (nlohmann::json); implementations are immutable and thread-safe.
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "pkg/genericserver/apimachinery/status.h"
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/apimachinery/validation/name_rule.h"
 #include "pkg/genericserver/authn/user.h"
 
 namespace registry {
@@ -52,11 +54,11 @@ class Strategy {
   virtual bool GenerationChanged(const nlohmann::json& object, const nlohmann::json& old) const;
   // The kind has a status subresource: the main resource ignores status changes.
   virtual bool HasStatusSubresource() const { return false; }
-  // Name rules: true for DNS-1123 labels (namespaces), false for subdomains.
-  virtual bool NameIsDNSLabel() const { return false; }
-  // Names follow the path-segment rules only (no "/", "%", "." or ".."); the kind's Validate
-  // checks the rest (APIServices: "<version>.<group>", "v1." for the legacy core group).
-  virtual bool NameIsPathSegment() const { return false; }
+  // The kind's rule for metadata.name and generateName (upstream's ValidateNameFunc); rules
+  // beyond it (a CRD's "<plural>.<group>") are the kind's Validate.
+  virtual apimachinery::validation::NameRule Names() const {
+    return apimachinery::validation::NameRule::kDNS1123Subdomain;
+  }
   // On DELETE, before the object is marked or removed: changes a kind makes to an object
   // that is going away (a namespace turns Terminating). True when the kind itself keeps
   // the object until something finalizes it, even without metadata.finalizers.
@@ -72,12 +74,32 @@ class Strategy {
   virtual bool Finalized(const nlohmann::json& object) const;
 };
 
-// The strategy of a /status subresource: only status changes, everything else is kept
-// from the stored object.
+// What a write to a /status subresource may change, as upstream's status strategies say.
+struct StatusOptions {
+  // metadata fields kept as stored. Most kinds keep none: labels, annotations, finalizers and
+  // owner references change through /status as through the main resource. Deployments keep
+  // their labels, pods their ownerReferences; kResetObjectMetaForStatus is what the kinds that
+  // reset the object's metadata keep (APIServices, custom resources, flow control, ...).
+  std::vector<std::string> stored_metadata;
+  // Inherited from the main resource's strategy, as upstream's status strategies embed it.
+  bool allow_unconditional_update = true;
+};
+// metav1.ResetObjectMetaForStatus: the metadata a client may not change through /status there.
+inline const std::vector<std::string> kResetObjectMetaForStatus = {"labels", "annotations",
+                                                                   "finalizers", "ownerReferences"};
+
+// The strategy of a /status subresource: status and metadata come from the request (but for
+// StatusOptions::stored_metadata), everything else (the spec) is kept as stored. The Store
+// keeps what no update may change (uid, creationTimestamp, deletionTimestamp).
 class StatusStrategy : public Strategy {
  public:
+  StatusStrategy() = default;
+  explicit StatusStrategy(StatusOptions options) : options_(std::move(options)) {}
   void PrepareForUpdate(nlohmann::json& object, const nlohmann::json& old) const override;
-  bool AllowUnconditionalUpdate() const override { return true; }
+  bool AllowUnconditionalUpdate() const override { return options_.allow_unconditional_update; }
+
+ private:
+  StatusOptions options_;
 };
 
 }  // namespace registry

@@ -34,7 +34,9 @@ class HookStrategy final : public registry::Strategy {
   bool TracksGeneration() const override { return hooks_.generation; }
   bool HasStatusSubresource() const override { return status_; }
   bool AllowCreateOnUpdate() const override { return hooks_.create_on_update; }
+  bool AllowUnconditionalUpdate() const override { return hooks_.unconditional_update; }
   bool GarbageCollected() const override { return hooks_.garbage_collected; }
+  apimachinery::validation::NameRule Names() const override { return hooks_.names; }
 
  private:
   KindHooks hooks_;
@@ -69,10 +71,12 @@ std::shared_ptr<registry::ResourceSpec> Builtin(std::string_view group_version,
   spec->verbs = main->verbs;
   const bool has_status = status != nullptr;
   if (has_status) {
+    registry::StatusOptions options = hooks.status;
+    options.allow_unconditional_update = hooks.unconditional_update;
     spec->subresources.push_back({"status",
                                   {spec->group, spec->version, spec->kind},
                                   status->verbs,
-                                  std::make_shared<registry::StatusStrategy>()});
+                                  std::make_shared<registry::StatusStrategy>(std::move(options))});
   }
   spec->strategy = MakeStrategy(std::move(hooks), has_status);
   return spec;

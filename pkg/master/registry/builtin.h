@@ -9,6 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "pkg/genericserver/apimachinery/validation/name_rule.h"
 #include "pkg/genericserver/registry/resource_spec.h"
 
 namespace master::resources {
@@ -31,6 +32,12 @@ struct KindHooks {
   // Orphan and Foreground deletions add the garbage collector's finalizers (false for
   // kinds upstream deletes at once whatever the policy: events).
   bool garbage_collected = true;
+  // A PUT without metadata.resourceVersion is allowed (on the main resource and /status).
+  bool unconditional_update = true;
+  // What the /status subresource keeps as stored (besides the spec), when there is one.
+  registry::StatusOptions status;
+  // The rule for metadata.name and generateName (upstream's ValidateNameFunc).
+  apimachinery::validation::NameRule names = apimachinery::validation::NameRule::kDNS1123Subdomain;
 };
 
 // The strategy made of hooks; status_subresource: the main resource keeps status as

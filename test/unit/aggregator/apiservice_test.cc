@@ -146,7 +146,7 @@ TEST_CASE("apiservices: status is the subresource's, spec the main resource's", 
   auto unconditional = api.Do("PUT", one, update.dump());
   REQUIRE(unconditional.status == 422);
   CHECK(unconditional.Json()["message"] ==
-        "APIService.apiregistration.k8s.io \"v1beta1.metrics.k8s.io\" is invalid: "
+        "apiservices.apiregistration.k8s.io \"v1beta1.metrics.k8s.io\" is invalid: "
         "metadata.resourceVersion: Invalid value: 0x0: must be specified for an update");
   update = created;
   update["spec"]["versionPriority"] = 50;

@@ -94,6 +94,8 @@ registry::FieldErrors ValidateBinding(const json& binding) {
 
 registry::ResourceSpecPtr ValidatingAdmissionPolicies() {
   KindHooks hooks;
+  hooks.unconditional_update = false;
+  hooks.status.stored_metadata = registry::kResetObjectMetaForStatus;
   hooks.defaults = [](json& policy) {
     json& spec = Child(policy, "spec");
     SetDefault(spec, "failurePolicy", "Fail");
@@ -125,6 +127,7 @@ registry::ResourceSpecPtr ValidatingAdmissionPolicies() {
 
 registry::ResourceSpecPtr ValidatingAdmissionPolicyBindings() {
   KindHooks hooks;
+  hooks.unconditional_update = false;
   hooks.defaults = [](json& binding) {
     json& spec = Child(binding, "spec");
     if (spec.contains("matchResources") && spec["matchResources"].is_object()) {

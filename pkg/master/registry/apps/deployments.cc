@@ -63,6 +63,7 @@ registry::FieldErrors Validate(const json& d) {
 
 registry::ResourceSpecPtr Deployments() {
   KindHooks hooks;
+  hooks.status.stored_metadata = {"labels"};  // as upstream: status writes keep them
   hooks.defaults = Default;
   hooks.prepare_create = [](json& d) { d["status"] = json::object(); };
   hooks.validate = Validate;

@@ -60,6 +60,7 @@ registry::FieldErrors Validate(const json& sts) {
 
 registry::ResourceSpecPtr StatefulSets() {
   KindHooks hooks;
+  hooks.names = apimachinery::validation::NameRule::kDNS1123Label;
   hooks.defaults = Default;
   hooks.prepare_create = [](json& sts) {
     sts["status"] = {{"availableReplicas", 0}, {"replicas", 0}};

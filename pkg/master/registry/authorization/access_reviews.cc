@@ -1,9 +1,12 @@
 // authorization.k8s.io/v1: the access reviews (may this user do this?) and the rules review
 // (what may I do here?), answered by the server's authorizer. Created, never stored: the
 // answer is the review with its status.
+#include <ctime>
+
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/apimachinery/validation/go_format.h"
 #include "pkg/genericserver/registry/subresource_action.h"
 #include "pkg/master/registry/builtin.h"
 #include "pkg/master/registry/fields.h"
@@ -99,6 +102,70 @@ json Decide(const authz::Authorizer& authorizer, const authn::UserInfo& user, co
   return status;
 }
 
+// Go's %#v of a metav1.ObjectMeta, as upstream prints the metadata it refuses. Fields a review
+// could carry are printed as Go does; time values other than the zero time are shown in UTC.
+std::string GoObjectMeta(const json& meta) {
+  auto str = [&](const char* field) { return v::GoQuote(Str(meta, field)); };
+  auto map = [&](const char* field) {
+    if (!meta.contains(field) || !meta[field].is_object())
+      return std::string("map[string]string(nil)");
+    const json& m = meta[field];
+    std::string out = "map[string]string{";
+    bool first = true;
+    for (const auto& [k, val] : m.items()) {  // sorted, as fmt sorts map keys
+      out += (first ? "" : ", ") + v::GoQuote(k) + ":" +
+             v::GoQuote(val.is_string() ? val.get<std::string>() : val.dump());
+      first = false;
+    }
+    return out + "}";
+  };
+  auto time = [&](const char* field) {
+    std::tm tm{};
+    const std::string text = Str(meta, field);
+    if (text.empty() || !strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S", &tm)) return std::string();
+    static constexpr const char* kMonths[] = {"January",   "February", "March",    "April",
+                                              "May",       "June",     "July",     "August",
+                                              "September", "October",  "November", "December"};
+    return "time.Date(" + std::to_string(tm.tm_year + 1900) + ", time." + kMonths[tm.tm_mon] +
+           ", " + std::to_string(tm.tm_mday) + ", " + std::to_string(tm.tm_hour) + ", " +
+           std::to_string(tm.tm_min) + ", " + std::to_string(tm.tm_sec) + ", 0, time.UTC)";
+  };
+  const json finalizers = meta.value("finalizers", json());
+  const std::string created = time("creationTimestamp");
+  const std::string deleted = time("deletionTimestamp");
+  return "v1.ObjectMeta{Name:" + str("name") + ", GenerateName:" + str("generateName") +
+         ", Namespace:" + str("namespace") + ", SelfLink:" + str("selfLink") +
+         ", UID:" + str("uid") + ", ResourceVersion:" + str("resourceVersion") +
+         ", Generation:" + std::to_string(meta.value("generation", int64_t{0})) +
+         ", CreationTimestamp:" +
+         (created.empty() ? "time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC)" : created) +
+         ", DeletionTimestamp:" + (deleted.empty() ? "<nil>" : deleted) +
+         ", DeletionGracePeriodSeconds:(*int64)(nil), Labels:" + map("labels") +
+         ", Annotations:" + map("annotations") + ", OwnerReferences:[]v1.OwnerReference(nil)" +
+         ", Finalizers:" +
+         (finalizers.is_array() ? v::GoStringSlice(Strings(finalizers)) : "[]string(nil)") +
+         ", ManagedFields:[]v1.ManagedFieldsEntry(nil)}";
+}
+
+// Access reviews carry no metadata (a local one its namespace only): upstream refuses any
+// other, after the spec's errors. managedFields do not count.
+void ValidateEmptyMetadata(const json& body, bool local, registry::FieldErrors& errors) {
+  json meta = Sub(body, "metadata");
+  if (!meta.is_object()) return;
+  json checked = meta;
+  checked.erase("managedFields");
+  if (local) checked.erase("namespace");
+  // A creationTimestamp of null is what clients send for "none".
+  if (checked.contains("creationTimestamp") && checked["creationTimestamp"].is_null()) {
+    checked.erase("creationTimestamp");
+  }
+  if (checked.empty()) return;
+  v::FieldError e = v::FieldInvalid("metadata", GoObjectMeta(meta),
+                                    local ? "must be empty except for namespace" : "must be empty");
+  e.value_form = v::ValueForm::kVerbatim;
+  errors.push_back(std::move(e));
+}
+
 enum class Subject { kSpec, kRequester };
 
 class AccessReview final : public registry::SubresourceAction {
@@ -138,6 +205,7 @@ class AccessReview final : public registry::SubresourceAction {
                                          "must match metadata.namespace"));
       }
     }
+    ValidateEmptyMetadata(body, local_, errors);
     if (!errors.empty()) {
       co_return std::unexpected(v::NewInvalid("authorization.k8s.io", kind_, "", errors));
     }

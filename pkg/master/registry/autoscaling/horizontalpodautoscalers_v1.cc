@@ -140,7 +140,7 @@ class StatusAnnotationsStrategy final : public registry::Strategy {
   bool AllowUnconditionalUpdate() const override { return inner_->AllowUnconditionalUpdate(); }
   bool TracksGeneration() const override { return inner_->TracksGeneration(); }
   bool HasStatusSubresource() const override { return inner_->HasStatusSubresource(); }
-  bool NameIsDNSLabel() const override { return inner_->NameIsDNSLabel(); }
+  apimachinery::validation::NameRule Names() const override { return inner_->Names(); }
   bool PrepareForDelete(json& object) const override { return inner_->PrepareForDelete(object); }
   std::optional<apimachinery::Status> RefuseDelete(const json& object) const override {
     return inner_->RefuseDelete(object);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/apimachinery/validation/names.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/table.h"
 #include "pkg/master/registry/apps/workload.h"
@@ -33,6 +34,11 @@ void Default(json& cj) {
 
 registry::FieldErrors Validate(const json& cj) {
   registry::FieldErrors errors;
+  // The job controller names jobs "<cronjob>-<11 characters>", which must be a DNS-1035 label.
+  const std::string name = registry::MetaString(cj, "name");
+  if (name.size() > v::kDNS1035LabelMaxLength - 11) {
+    errors.push_back(v::FieldInvalid("metadata.name", name, "must be no more than 52 characters"));
+  }
   const json& spec = Sub(cj, "spec");
   if (Str(spec, "schedule").empty()) errors.push_back(v::FieldRequired("spec.schedule", ""));
   const std::string policy = Str(spec, "concurrencyPolicy");

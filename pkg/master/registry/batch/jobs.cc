@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/apimachinery/validation/names.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/table.h"
 #include "pkg/master/registry/apps/workload.h"
@@ -55,6 +56,16 @@ void GenerateSelector(json& job) {
 registry::FieldErrors Validate(const json& job) {
   registry::FieldErrors errors;
   const json& spec = Sub(job, "spec");
+  // An indexed job's pods are named "<job>-<index>": the last one must be a DNS label.
+  if (Str(spec, "completionMode") == "Indexed" && spec.contains("completions") &&
+      spec["completions"].is_number_integer() && spec["completions"].get<int64_t>() > 0) {
+    const std::string name = registry::MetaString(job, "name");
+    const std::string last = name + "-" + std::to_string(spec["completions"].get<int64_t>() - 1);
+    if (!v::IsDNS1123Label(last).empty()) {
+      errors.push_back(v::FieldInvalid(
+          "metadata.name", name, "will not able to create pod with invalid DNS label: " + last));
+    }
+  }
   ValidateJobSpec(spec, "spec", errors);
   ValidateSelector(job, "job", errors);
   if (spec.value("manualSelector", false) != true && spec.contains("selector") &&

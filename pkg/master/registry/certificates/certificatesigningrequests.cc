@@ -77,6 +77,10 @@ registry::FieldErrors ValidateConditions(const json& csr, const json& old) {
 
 class CSRStrategy final : public registry::Strategy {
  public:
+  // Upstream does not mind what requests are called: only the path-segment rules apply.
+  apimachinery::validation::NameRule Names() const override {
+    return apimachinery::validation::NameRule::kNone;
+  }
   void PrepareForCreate(json& csr) const override { csr.erase("status"); }
   void RecordRequester(json& csr, const authn::UserInfo& user) const override {
     json& spec = Child(csr, "spec");
@@ -126,19 +130,19 @@ class CSRStrategy final : public registry::Strategy {
   }
 };
 
-// /approval: only the conditions change.
+// /approval: the conditions and the metadata change, the rest stays as stored.
 class ApprovalStrategy final : public registry::Strategy {
  public:
   void PrepareForUpdate(json& csr, const json& old) const override {
     json conditions = Sub(csr, "status").value("conditions", json());
-    json resource_version = csr["metadata"].value("resourceVersion", json());
+    json meta = std::move(csr["metadata"]);
     csr = old;
+    csr["metadata"] = std::move(meta);
     if (conditions.is_null()) {
       Child(csr, "status").erase("conditions");
     } else {
       Child(csr, "status")["conditions"] = std::move(conditions);
     }
-    if (!resource_version.is_null()) csr["metadata"]["resourceVersion"] = resource_version;
     StampConditions(csr, old);
   }
   registry::FieldErrors ValidateUpdate(const json& csr, const json& old) const override {

@@ -73,6 +73,10 @@ class EventStrategy final : public registry::Strategy {
   // As upstream: a PUT may create an event, and a deletion policy does not keep one.
   bool AllowCreateOnUpdate() const override { return true; }
   bool GarbageCollected() const override { return false; }
+  // core/v1 events have no name rule of their own (events.k8s.io/v1 ones are subdomains).
+  apimachinery::validation::NameRule Names() const override {
+    return apimachinery::validation::NameRule::kNone;
+  }
   // Upstream's legacy event rule: the involved object lives in the event's namespace
   // (or, for cluster-scoped objects, the event is in "default" or has none).
   registry::FieldErrors Validate(const json& event) const override {

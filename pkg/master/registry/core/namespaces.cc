@@ -61,7 +61,9 @@ void CopyOrErase(json& object, const json& old, const char* field) {
 
 class NamespaceStrategy final : public registry::Strategy {
  public:
-  bool NameIsDNSLabel() const override { return true; }
+  apimachinery::validation::NameRule Names() const override {
+    return apimachinery::validation::NameRule::kDNS1123Label;
+  }
 
   void PrepareForCreate(json& ns) const override {
     ns["status"] = {{"phase", "Active"}};
@@ -138,7 +140,9 @@ class NamespaceStatusStrategy final : public registry::StatusStrategy {
 // namespaces/finalize: spec.finalizers (and metadata) change, status does not.
 class NamespaceFinalizeStrategy final : public registry::Strategy {
  public:
-  bool NameIsDNSLabel() const override { return true; }
+  apimachinery::validation::NameRule Names() const override {
+    return apimachinery::validation::NameRule::kDNS1123Label;
+  }
   void PrepareForUpdate(json& ns, const json& old) const override {
     CopyOrErase(ns, old, "status");
   }

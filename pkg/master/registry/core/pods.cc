@@ -190,6 +190,21 @@ std::vector<json> Row(const json& pod, std::chrono::system_clock::time_point now
           gates};
 }
 
+// pods/status: as upstream, ownerReferences stay as stored, and a status without a QoS class
+// keeps the stored one (the class follows from the spec, which a status write cannot change).
+class PodStatusStrategy final : public registry::StatusStrategy {
+ public:
+  PodStatusStrategy() : StatusStrategy(registry::StatusOptions{{"ownerReferences"}}) {}
+  void PrepareForUpdate(json& pod, const json& old) const override {
+    StatusStrategy::PrepareForUpdate(pod, old);
+    const std::string stored = Str(Sub(old, "status"), "qosClass");
+    if (!stored.empty() && pod.contains("status") && pod["status"].is_object() &&
+        Str(pod["status"], "qosClass").empty()) {
+      pod["status"]["qosClass"] = stored;
+    }
+  }
+};
+
 }  // namespace
 
 registry::ResourceSpecPtr Pods(std::shared_ptr<registry::Store> disruption_budgets) {
@@ -199,6 +214,9 @@ registry::ResourceSpecPtr Pods(std::shared_ptr<registry::Store> disruption_budge
   hooks.validate = Validate;
   hooks.validate_update = ValidateUpdate;
   auto spec = Builtin("v1", "pods", std::move(hooks));
+  for (registry::Subresource& sub : spec->subresources) {
+    if (sub.name == "status") sub.strategy = std::make_shared<PodStatusStrategy>();
+  }
   spec->subresources.push_back(PodBinding());
   spec->subresources.push_back(PodEphemeralContainers());
   spec->subresources.push_back(PodEviction(std::move(disruption_budgets)));

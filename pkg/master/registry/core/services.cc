@@ -64,6 +64,9 @@ class ServiceStrategy final : public registry::Strategy {
   void Default(json& svc) const override { DefaultService(svc); }
   bool HasStatusSubresource() const override { return true; }
   bool AllowCreateOnUpdate() const override { return true; }
+  apimachinery::validation::NameRule Names() const override {
+    return apimachinery::validation::NameRule::kDNS1035Label;
+  }
 
   void PrepareForCreate(json& svc) const override {
     svc["status"] = {{"loadBalancer", json::object()}};

@@ -44,6 +44,7 @@ void DefaultPriorityLevel(json& plc) {
 
 registry::ResourceSpecPtr FlowSchemas() {
   KindHooks hooks;
+  hooks.status.stored_metadata = registry::kResetObjectMetaForStatus;
   hooks.defaults = [](json& fs) {
     json& spec = Child(fs, "spec");
     if (Int(spec, "matchingPrecedence") == 0) spec["matchingPrecedence"] = 1000;
@@ -91,6 +92,7 @@ registry::ResourceSpecPtr FlowSchemas() {
 
 registry::ResourceSpecPtr PriorityLevelConfigurations() {
   KindHooks hooks;
+  hooks.status.stored_metadata = registry::kResetObjectMetaForStatus;
   hooks.defaults = DefaultPriorityLevel;
   hooks.validate = [](const json& plc) {
     registry::FieldErrors errors;

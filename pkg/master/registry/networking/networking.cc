@@ -168,6 +168,9 @@ registry::ResourceSpecPtr NetworkPolicies() {
   };
   hooks.generation = true;
   auto spec = Builtin("networking.k8s.io/v1", "networkpolicies", std::move(hooks));
+  // Upstream withdrew NetworkPolicyStatus in 1.28: no /status (status is never stored).
+  std::erase_if(spec->subresources,
+                [](const registry::Subresource& sub) { return sub.name == "status"; });
   spec->short_names = {"netpol"};
   spec->columns = {
       registry::NameColumn(),

@@ -26,6 +26,8 @@ std::string IntOrString(const json& spec, const char* key) {
 
 registry::ResourceSpecPtr PodDisruptionBudgets() {
   KindHooks hooks;
+  hooks.unconditional_update = false;
+  hooks.names = apimachinery::validation::NameRule::kNone;
   hooks.prepare_create = [](json& pdb) {
     pdb["status"] = {{"currentHealthy", 0},
                      {"desiredHealthy", 0},

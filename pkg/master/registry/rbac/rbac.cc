@@ -7,6 +7,7 @@
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
+#include "pkg/genericserver/apimachinery/validation/name_rule.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/genericserver/registry/table.h"
 #include "pkg/master/registry/builtin.h"
@@ -89,7 +90,11 @@ registry::FieldErrors ValidateBinding(const json& binding, bool namespaced) {
   if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
     errors.push_back(v::FieldNotSupported("roleRef.kind", kind, kinds));
   }
-  if (Str(ref, "name").empty()) errors.push_back(v::FieldRequired("roleRef.name", ""));
+  const std::string role = Str(ref, "name");
+  if (role.empty()) errors.push_back(v::FieldRequired("roleRef.name", ""));
+  for (const std::string& msg : v::IsValidPathSegmentName(role)) {
+    errors.push_back(v::FieldInvalid("roleRef.name", role, msg));
+  }
   const json& subjects = List(binding, "subjects");
   for (size_t i = 0; i < subjects.size(); ++i) {
     const json& s = subjects[i];
@@ -154,6 +159,7 @@ std::vector<json> BindingRow(const json& binding, std::chrono::system_clock::tim
 
 std::shared_ptr<registry::ResourceSpec> Role(const char* plural, bool namespaced) {
   KindHooks hooks;
+  hooks.names = apimachinery::validation::NameRule::kPathSegmentName;
   hooks.validate = [namespaced](const json& role) { return ValidateRules(role, namespaced); };
   auto spec = Builtin("rbac.authorization.k8s.io/v1", plural, std::move(hooks));
   // Upstream prints roles with the default columns: NAME and CREATED AT.
@@ -162,6 +168,7 @@ std::shared_ptr<registry::ResourceSpec> Role(const char* plural, bool namespaced
 
 std::shared_ptr<registry::ResourceSpec> Binding(const char* plural, bool namespaced) {
   KindHooks hooks;
+  hooks.names = apimachinery::validation::NameRule::kPathSegmentName;
   hooks.defaults = DefaultSubjects;
   hooks.validate = [namespaced](const json& b) { return ValidateBinding(b, namespaced); };
   hooks.validate_update = RoleRefUnchanged;

@@ -1,6 +1,8 @@
 // scheduling.k8s.io/v1 priority classes: cluster-scoped; names starting with "system-"
 // are reserved for the two built-in classes, created at start-up; the value and the
 // preemption policy do not change.
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
@@ -20,9 +22,20 @@ namespace v = apimachinery::validation;
 
 constexpr int64_t kHighestUserPriority = 1000000000;
 
-bool IsSystemClass(const std::string& name, int64_t value) {
-  return (name == "system-node-critical" && value == 2000001000) ||
-         (name == "system-cluster-critical" && value == 2000000000);
+// Why a "system-" class is not one of the two the system creates (upstream's
+// IsKnownSystemPriorityClass), or std::nullopt when it is.
+std::optional<std::string> UnknownSystemClass(const std::string& name, int64_t value,
+                                              bool global_default) {
+  for (const auto& [known, known_value] :
+       {std::pair{"system-node-critical", 2000001000}, {"system-cluster-critical", 2000000000}}) {
+    if (name != known) continue;
+    if (value != known_value) {
+      return "value of " + name + " PriorityClass must be " + std::to_string(known_value);
+    }
+    if (global_default) return "globalDefault of " + name + " PriorityClass must be false";
+    return std::nullopt;
+  }
+  return name + " is not a known system priority class";
 }
 
 registry::FieldErrors Validate(const json& pc) {
@@ -30,11 +43,12 @@ registry::FieldErrors Validate(const json& pc) {
   const std::string name = registry::MetaString(pc, "name");
   const int64_t value = Int(pc, "value");
   if (name.starts_with("system-")) {
-    if (!IsSystemClass(name, value)) {
+    if (auto why = UnknownSystemClass(name, value, pc.value("globalDefault", false) == true)) {
       errors.push_back(
           v::FieldForbidden("metadata.name",
                             "priority class names with 'system-' prefix are reserved for system "
-                            "use only"));
+                            "use only. error: " +
+                                *why));
     }
   } else if (value > kHighestUserPriority) {
     errors.push_back(

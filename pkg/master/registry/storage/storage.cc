@@ -146,6 +146,8 @@ registry::ResourceSpecPtr CSINodes() {
 
 registry::ResourceSpecPtr VolumeAttachments() {
   KindHooks hooks;
+  hooks.unconditional_update = false;
+  hooks.status.stored_metadata = registry::kResetObjectMetaForStatus;
   hooks.validate_update = [](const json& va, const json& old) {
     registry::FieldErrors errors;
     if (Sub(va, "spec") != Sub(old, "spec")) {
