@@ -1,5 +1,6 @@
 #include "pkg/aggregator/aggregator.h"
 
+#include <mutex>
 #include <set>
 
 #include "pkg/aggregator/apiservice_controller.h"
@@ -27,6 +28,33 @@ std::string ReadOptionalFile(const std::string& path) {
     return "";
   }
   return std::move(*content);
+}
+
+// Upstream's autoregister-completion: every built-in group-version's APIService has been
+// seen Available at least once. `builtin` holds "group/version"s ("/v1" for the core group).
+genericserver::HealthCheck AutoregisterCompletion(const APIServiceTable& table,
+                                                  const std::set<std::string>& builtin) {
+  struct Seen {
+    std::mutex mu;
+    std::set<std::string> missing;
+  };
+  auto seen = std::make_shared<Seen>();
+  for (const std::string& gv : builtin) {
+    const size_t slash = gv.find('/');
+    seen->missing.insert(gv.substr(slash + 1) + "." + gv.substr(0, slash));
+  }
+  return {"autoregister-completion", [&table, seen]() -> std::expected<void, std::string> {
+            std::lock_guard lock(seen->mu);
+            std::erase_if(seen->missing, [&table](const std::string& name) {
+              APIServiceInfoPtr info = table.Get(name);
+              return info && info->available;
+            });
+            if (seen->missing.empty()) return {};
+            std::string names;
+            for (const std::string& name : seen->missing)
+              names += (names.empty() ? "" : " ") + name;
+            return std::unexpected("missing APIService: [" + names + "]");
+          }};
 }
 
 }  // namespace
@@ -85,7 +113,20 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
   }
   auto controller = std::make_shared<APIServiceController>(apiservices, *s->table_, storage,
                                                            resolve, *check_client, lifecycle);
-  server.AddPostStartHook("apiservice-registration-controller", controller->Hook());
+  // Upstream's hooks of its APIService informers and controllers, each done when what it
+  // names is: here one controller does the work of several.
+  server.AddPostStartHook("start-kube-aggregator-informers", controller->Start());
+  auto checking = [controller] { return controller->Checking(); };
+  server.AddPostStartHook("apiservice-status-local-available-controller",
+                          genericserver::WaitFor(checking));
+  server.AddPostStartHook("apiservice-status-remote-available-controller",
+                          genericserver::WaitFor(checking));
+  server.AddPostStartHook(
+      "apiservice-registration-controller",
+      genericserver::WaitFor([controller] { return controller->Registered(); }));
+  server.AddPostStartHook("apiservice-discovery-controller", genericserver::WaitFor([controller] {
+                            return controller->Discovered();
+                          }));
 
   // Local APIServices for the chain's own group-versions: those listed now are built in.
   std::set<std::string> builtin;
@@ -96,14 +137,15 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
   }
   auto crds_served = [&delegate] {
     for (const auto& hook : delegate.PostStartHooks()) {
-      if (hook->Name() == "apiextensions-controllers" && !hook->Done()) return false;
+      if (hook->Name() == "start-apiextensions-controllers" && !hook->Done()) return false;
     }
     return true;
   };
   server.AddPostStartHook("kube-apiserver-autoregistration",
                           AutoRegister(
-                              apiservices, [&server] { return server.ListedGroups(); },
-                              std::move(builtin), crds_served, lifecycle));
+                              apiservices, [&server] { return server.ListedGroups(); }, builtin,
+                              crds_served, lifecycle));
+  server.AddBootSequenceHealthCheck(AutoregisterCompletion(*s->table_, builtin));
 
   // /apis/<group>/<version>/... of remote APIServices; the rest goes on to the delegate.
   ProxyConfig proxy;
@@ -127,6 +169,10 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
     for (auto& info : named_groups()) groups.push_back(std::move(info.group));
     return endpoints::EncodeAPIGroupList(groups);
   };
+  // "/apis/" answers the APIGroupList only, as upstream's unlisted "/apis/" route does.
+  endpoints::DiscoveryDocuments legacy_only;
+  legacy_only.legacy = documents.legacy;
+  server.Mux().Handle("/apis/", endpoints::NewDiscoveryHandler(std::move(legacy_only)));
   documents.groups = named_groups;
   server.Mux().Handle("/apis", endpoints::NewDiscoveryHandler(std::move(documents)));
   // OpenAPI v3 of every group of the chain, the legacy core group included, and the
@@ -145,6 +191,9 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
   endpoints::openapi::InstallOpenAPIV3(
       server.Mux(), [&server] { return server.ListedGroups(); }, remote_documents);
   endpoints::openapi::InstallOpenAPIV2(server.Mux(), [&server] { return server.ListedGroups(); });
+  // The OpenAPI documents are merged per request; the remote ones come with each check.
+  server.AddPostStartHook("apiservice-openapi-controller", genericserver::Done);
+  server.AddPostStartHook("apiservice-openapiv3-controller", genericserver::Done);
   return s;
 }
 

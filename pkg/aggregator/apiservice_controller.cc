@@ -3,6 +3,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <nlohmann/json.hpp>
@@ -78,24 +79,41 @@ void APIServiceController::Enqueue(const std::string& name) {
   queued_.insert(name);
 }
 
-genericserver::PostStartHookFunc APIServiceController::Hook() {
+genericserver::PostStartHookFunc APIServiceController::Start() {
   std::shared_ptr<APIServiceController> self = shared_from_this();
   return [self]() -> Awaitable<std::expected<void, std::string>> {
-    auto synced = co_await self->Sync();
-    if (!synced) co_return std::unexpected("listing APIServices: " + synced.error());
-    auto executor = co_await asio::this_coro::executor;
-    // The lambdas keep the controller alive while they run.
-    auto watch = [self, revision = *synced]() -> Awaitable<void> {
-      co_await self->Watch(revision);
-    };
-    auto check = [self]() -> Awaitable<void> { co_await self->CheckLoop(); };
-    asio::co_spawn(executor, std::move(watch),
-                   [](std::exception_ptr e) { LogFailure("the APIService watch", e); });
-    asio::co_spawn(executor, std::move(check), [](std::exception_ptr e) {
-      LogFailure("the APIService availability checks", e);
-    });
+    auto strand = asio::make_strand(co_await asio::this_coro::executor);
+    // The lambda keeps the controller alive while it runs.
+    auto run = [self]() -> Awaitable<void> { co_await self->Run(); };
+    asio::co_spawn(strand, std::move(run),
+                   [](std::exception_ptr e) { LogFailure("the APIService controller", e); });
     co_return std::expected<void, std::string>();
   };
+}
+
+bool APIServiceController::Discovered() const {
+  std::lock_guard lock(mu_);
+  return registered_ && first_checks_.empty();
+}
+
+Awaitable<void> APIServiceController::Run() {
+  std::expected<std::string, std::string> synced;
+  while (!(synced = co_await Sync())) {
+    KLOG_WARNING << "listing APIServices: " << synced.error();
+    if (lifecycle_.ShutdownInitiated()) co_return;
+    co_await Sleep(std::chrono::seconds(1));
+  }
+  {
+    std::lock_guard lock(mu_);
+    first_checks_ = queued_;
+  }
+  registered_ = true;
+  std::shared_ptr<APIServiceController> self = shared_from_this();
+  auto executor = co_await asio::this_coro::executor;  // the strand
+  auto check = [self]() -> Awaitable<void> { co_await self->CheckLoop(); };
+  asio::co_spawn(executor, std::move(check),
+                 [](std::exception_ptr e) { LogFailure("the APIService availability checks", e); });
+  co_await Watch(*synced);
 }
 
 Awaitable<std::expected<std::string, std::string>> APIServiceController::Sync() {
@@ -150,6 +168,7 @@ Awaitable<void> APIServiceController::Watch(std::string revision) {
 Awaitable<void> APIServiceController::CheckLoop() {
   auto executor = co_await asio::this_coro::executor;
   std::shared_ptr<APIServiceController> self = shared_from_this();
+  checking_ = true;
   while (!lifecycle_.ShutdownInitiated()) {
     const Clock::time_point now = Clock::now();
     const std::vector<APIServiceInfoPtr> all = table_.All();
@@ -158,6 +177,7 @@ Awaitable<void> APIServiceController::CheckLoop() {
       std::set<std::string> names;
       for (const APIServiceInfoPtr& info : all) names.insert(info->name);
       std::lock_guard lock(mu_);
+      std::erase_if(first_checks_, [&names](const std::string& n) { return !names.contains(n); });
       std::erase_if(next_check_, [&names](const auto& e) { return !names.contains(e.first); });
       std::erase_if(queued_, [&names](const std::string& n) { return !names.contains(n); });
     }
@@ -177,6 +197,7 @@ Awaitable<void> APIServiceController::CheckLoop() {
         LogFailure("checking APIService " + name, e);
         std::lock_guard lock(self->mu_);
         self->in_flight_.erase(name);
+        self->first_checks_.erase(name);
       });
     }
     co_await Sleep(kTick);

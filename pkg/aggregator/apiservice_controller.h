@@ -5,6 +5,7 @@
 // available_check.h) when it changes, every 10 s while available, every 5 s while not,
 // and at once when the proxy could not reach it.
 
+#include <atomic>
 #include <memory>
 #include <set>
 #include <string>
@@ -29,11 +30,21 @@ class APIServiceController : public std::enable_shared_from_this<APIServiceContr
   // Has the APIService checked again soon. Thread-safe.
   void Enqueue(const std::string& name);
 
-  // Lists the APIServices into the table before it returns (requests are routed from then
-  // on), then watches them and keeps checking in the background until shutdown.
-  genericserver::PostStartHookFunc Hook();
+  // The hook start-kube-aggregator-informers: starts the controller on a strand of its own
+  // and returns. The controller lists the APIServices into the table (again every second
+  // until it can; requests are routed from then on), then watches them and keeps checking
+  // them until shutdown.
+  genericserver::PostStartHookFunc Start();
+  // Every stored APIService is in the table (apiservice-registration-controller).
+  bool Registered() const { return registered_; }
+  // The availability checks run (apiservice-status-{local,remote}-available-controller).
+  bool Checking() const { return checking_; }
+  // Every APIService of the first list was checked once, so that discovery and OpenAPI know
+  // what its server serves (apiservice-discovery-controller).
+  bool Discovered() const;
 
  private:
+  Awaitable<void> Run();
   Awaitable<std::expected<std::string, std::string>> Sync();
   Awaitable<void> Watch(std::string revision);
   Awaitable<void> CheckLoop();
@@ -47,7 +58,12 @@ class APIServiceController : public std::enable_shared_from_this<APIServiceContr
   ServiceResolver resolve_;
   std::shared_ptr<const transport::TLSClient> check_tls_;
   genericserver::Lifecycle& lifecycle_;
-  std::mutex mu_;
+  std::atomic<bool> registered_{false};
+  std::atomic<bool> checking_{false};
+  // The watch and the check loop run on one strand; the checks they start run there too.
+  // mu_ guards what Enqueue (any thread) and the hooks read.
+  mutable std::mutex mu_;
+  std::set<std::string> first_checks_;  // of the first list, not checked yet
   std::set<std::string> queued_;
   std::set<std::string> in_flight_;
   std::map<std::string, transport::Clock::time_point> next_check_;

@@ -5,6 +5,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <nlohmann/json.hpp>
@@ -191,8 +192,9 @@ genericserver::PostStartHookFunc AutoRegister(
     auto synced = co_await registrar->Sync(true);
     if (!synced) co_return std::unexpected("registering local APIServices: " + synced.error());
     auto follow = [registrar]() -> Awaitable<void> { co_await registrar->Follow(); };
-    auto executor = co_await asio::this_coro::executor;
-    asio::co_spawn(executor, std::move(follow), [](std::exception_ptr e) {
+    // The registrar's passes run one at a time, on a strand of their own.
+    auto strand = asio::make_strand(co_await asio::this_coro::executor);
+    asio::co_spawn(strand, std::move(follow), [](std::exception_ptr e) {
       if (!e) return;
       try {
         std::rethrow_exception(e);

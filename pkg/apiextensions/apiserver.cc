@@ -33,8 +33,19 @@ std::unique_ptr<CustomResourceDefinitions> CustomResourceDefinitions::New(
   CustomResourceServing& serving = *s->serving_;
   s->generic_->Mux().HandlePrefix("/apis/", serving.Handler());
   s->generic_->AddDynamicGroups([&serving] { return serving.Groups(); });
-  s->generic_->AddPostStartHook("apiextensions-controllers",
-                                CRDController(crds, serving, *lifecycle));
+  // The watch caches, our informers, start with their resources; this marks that point.
+  s->generic_->AddPostStartHook("generic-apiserver-start-informers", genericserver::Done);
+  auto progress = std::make_shared<CRDControllerProgress>();
+  s->generic_->AddPostStartHook("start-apiextensions-informers",
+                                StartCRDController(crds, serving, *lifecycle, progress));
+  // Done once every CRD there was at start is served (in discovery), as upstream's
+  // discovery controller's first sync.
+  s->generic_->AddPostStartHook(
+      "start-apiextensions-controllers",
+      genericserver::WaitFor([progress] { return progress->served.load(); }));
+  s->generic_->AddPostStartHook("crd-informer-synced", genericserver::WaitFor([progress] {
+                                  return progress->listed.load();
+                                }));
   return s;
 }
 

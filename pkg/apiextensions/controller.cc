@@ -1,11 +1,13 @@
 #include "pkg/apiextensions/controller.h"
 
+#include <cassert>
 #include <map>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <nlohmann/json.hpp>
@@ -32,11 +34,34 @@ json NamingSummary(const json& crd) {
   return summary;
 }
 
+// Every coroutine of a controller runs on its strand (asserted where state changes), so
+// that reconciling one CRD and the next never interleave across threads.
 class Controller : public std::enable_shared_from_this<Controller> {
  public:
   Controller(std::shared_ptr<registry::Store> crds, CustomResourceServing& serving,
-             genericserver::Lifecycle& lifecycle)
-      : crds_(std::move(crds)), serving_(serving), lifecycle_(lifecycle) {}
+             genericserver::Lifecycle& lifecycle, asio::strand<asio::any_io_executor> strand,
+             std::shared_ptr<CRDControllerProgress> progress)
+      : crds_(std::move(crds)),
+        serving_(serving),
+        lifecycle_(lifecycle),
+        strand_(std::move(strand)),
+        progress_(std::move(progress)) {}
+
+  // Lists until it can, then watches until the server stops.
+  Awaitable<void> Start() {
+    assert(strand_.running_in_this_thread());
+    for (;;) {
+      auto synced = co_await Sync();
+      if (synced) {
+        progress_->served = true;
+        co_await Run(*synced);
+        co_return;
+      }
+      KLOG_WARNING << "listing CustomResourceDefinitions: " << synced.error();
+      if (lifecycle_.ShutdownInitiated()) co_return;
+      co_await Sleep(std::chrono::seconds(1));
+    }
+  }
 
   // Lists and reconciles every CRD; the list's resourceVersion, to watch from.
   Awaitable<std::expected<std::string, std::string>> Sync() {
@@ -56,6 +81,7 @@ class Controller : public std::enable_shared_from_this<Controller> {
       known_.clear();
       for (const auto& [name, crd] : seen) known_[name] = NamingSummary(crd);
     }
+    progress_->listed = true;
     for (auto& [name, crd] : seen) co_await Reconcile(crd);
     co_return std::to_string(listed->revision);
   }
@@ -157,6 +183,7 @@ class Controller : public std::enable_shared_from_this<Controller> {
   }
 
   Awaitable<void> Reconcile(json crd) {
+    assert(strand_.running_in_this_thread());
     const std::string name = Name(crd);
     KLOG_V(4) << "reconciling CustomResourceDefinition " << name;
     if (crd["metadata"].contains("deletionTimestamp")) {
@@ -224,9 +251,8 @@ class Controller : public std::enable_shared_from_this<Controller> {
       co_await UpdateStatus(name, std::move(change));
       // Custom resources with finalizers of their own: look again shortly.
       auto self = shared_from_this();
-      auto executor = co_await asio::this_coro::executor;
       asio::co_spawn(
-          executor,
+          strand_,
           [self, name]() -> Awaitable<void> {
             co_await Sleep(std::chrono::seconds(1));
             if (self->lifecycle_.ShutdownInitiated()) co_return;
@@ -260,26 +286,24 @@ class Controller : public std::enable_shared_from_this<Controller> {
   std::shared_ptr<registry::Store> crds_;
   CustomResourceServing& serving_;
   genericserver::Lifecycle& lifecycle_;
-  std::mutex mu_;
+  const asio::strand<asio::any_io_executor> strand_;
+  const std::shared_ptr<CRDControllerProgress> progress_;
+  std::mutex mu_;  // known_ and served_, read by naming from the serving path too
   std::map<std::string, json> known_;          // every CRD's NamingSummary, by name
   std::map<std::string, std::string> served_;  // what each CRD was served as
 };
 
 }  // namespace
 
-genericserver::PostStartHookFunc CRDController(std::shared_ptr<registry::Store> crds,
-                                               CustomResourceServing& serving,
-                                               genericserver::Lifecycle& lifecycle) {
-  return [crds, &serving, &lifecycle]() -> Awaitable<std::expected<void, std::string>> {
-    auto controller = std::make_shared<Controller>(crds, serving, lifecycle);
-    auto synced = co_await controller->Sync();
-    if (!synced) co_return std::unexpected("listing CustomResourceDefinitions: " + synced.error());
-    auto executor = co_await asio::this_coro::executor;
+genericserver::PostStartHookFunc StartCRDController(
+    std::shared_ptr<registry::Store> crds, CustomResourceServing& serving,
+    genericserver::Lifecycle& lifecycle, std::shared_ptr<CRDControllerProgress> progress) {
+  return [crds, &serving, &lifecycle, progress]() -> Awaitable<std::expected<void, std::string>> {
+    auto strand = asio::make_strand(co_await asio::this_coro::executor);
+    auto controller = std::make_shared<Controller>(crds, serving, lifecycle, strand, progress);
     // The lambda keeps the controller alive for as long as it runs.
-    auto run = [controller, revision = *synced]() -> Awaitable<void> {
-      co_await controller->Run(revision);
-    };
-    asio::co_spawn(executor, std::move(run), [](std::exception_ptr e) {
+    auto run = [controller]() -> Awaitable<void> { co_await controller->Start(); };
+    asio::co_spawn(strand, std::move(run), [](std::exception_ptr e) {
       if (!e) return;
       try {
         std::rethrow_exception(e);

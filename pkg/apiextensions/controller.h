@@ -8,6 +8,7 @@
 //   - on deletion, stops creates, deletes every custom resource, then drops the
 //     customresourcecleanup finalizer so the CRD goes.
 
+#include <atomic>
 #include <memory>
 
 #include "pkg/apiextensions/serving.h"
@@ -17,11 +18,21 @@
 
 namespace apiextensions {
 
-// A post-start hook that serves every existing CRD before it returns (so /readyz waits for
-// them) and then keeps watching in the background until the server stops. crds, serving
+// What the controller has done so far, for the post-start hooks that report it.
+// Written on the controller's strand, read from anywhere.
+struct CRDControllerProgress {
+  // Every CRD of the first list is known (upstream's crd-informer-synced).
+  std::atomic<bool> listed{false};
+  // ...and served: in discovery, with its resources (start-apiextensions-controllers).
+  std::atomic<bool> served{false};
+};
+
+// The hook start-apiextensions-informers: starts the controller on a strand of its own and
+// returns. The controller lists the CRDs (again every second until it can), serves each,
+// and then watches until the server stops; `progress` says how far it got. crds, serving
 // and lifecycle must outlive the server.
-genericserver::PostStartHookFunc CRDController(std::shared_ptr<registry::Store> crds,
-                                               CustomResourceServing& serving,
-                                               genericserver::Lifecycle& lifecycle);
+genericserver::PostStartHookFunc StartCRDController(
+    std::shared_ptr<registry::Store> crds, CustomResourceServing& serving,
+    genericserver::Lifecycle& lifecycle, std::shared_ptr<CRDControllerProgress> progress);
 
 }  // namespace apiextensions

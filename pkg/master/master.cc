@@ -1,5 +1,7 @@
 #include "pkg/master/master.h"
 
+#include <atomic>
+
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
@@ -38,11 +40,29 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   auto s = std::unique_ptr<Instance>(new Instance());
   s->generic_ = config.New("kube-apiserver", delegate);
   // Named "etcd" whatever the backend, as upstream names its storage check.
-  s->generic_->AddHealthChecks({{"etcd", [&storage]() -> std::expected<void, std::string> {
-                                   auto healthy = storage.Healthy();
-                                   if (!healthy) return std::unexpected(healthy.error().message);
-                                   return {};
-                                 }}});
+  auto storage_check = [&storage]() -> std::expected<void, std::string> {
+    auto healthy = storage.Healthy();
+    if (!healthy) return std::unexpected(healthy.error().message);
+    return {};
+  };
+  s->generic_->AddHealthChecks({{"etcd", storage_check}});
+  // readyz only: the storage answers, and every watch cache (our informers) has its first
+  // list, as upstream's informer-sync waits for its informers.
+  s->generic_->AddReadyzChecks(
+      {{"etcd-readiness", storage_check},
+       // Once synced it stays so, as an informer's HasSynced (new caches of CRDs later
+       // do not make the server unready).
+       {"informer-sync",
+        [&storage, synced = std::make_shared<std::atomic<bool>>(
+                       false)]() -> std::expected<void, std::string> {
+          if (*synced) return {};
+          const std::vector<std::string> unsynced = storage.UnsyncedCaches();
+          if (!unsynced.empty()) {
+            return std::unexpected(std::to_string(unsynced.size()) + " informers not started yet");
+          }
+          *synced = true;
+          return {};
+        }}});
   genericserver::Lifecycle* lifecycle = config.Get().lifecycle.get();
   auto store = [&storage](registry::ResourceSpecPtr spec, registry::AdmitFunc admit) {
     auto cache = storage.ForResource(spec->storage_prefix + "/");
@@ -185,12 +205,12 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
     kubernetes.address = kubernetes.address.substr(1, kubernetes.address.size() - 2);
   }
   if (colon != std::string::npos) kubernetes.port = std::stoi(address.substr(colon + 1));
-  s->generic_->AddPostStartHook("scheduling/bootstrap-system-priority-classes",
-                                bootstrap::SystemPriorityClasses(priority_classes));
   // Upstream's cluster-authentication-trust controller, run once.
   s->generic_->AddPostStartHook(
       "start-cluster-authentication-info-controller",
       bootstrap::AuthenticationConfigMap(namespaces, config_maps, master.cluster_authentication));
+  s->generic_->AddPostStartHook("scheduling/bootstrap-system-priority-classes",
+                                bootstrap::SystemPriorityClasses(priority_classes));
   s->generic_->AddPostStartHook("bootstrap-controller",
                                 bootstrap::KubernetesServiceHook(namespaces, services, endpoints,
                                                                  endpoint_slices, kubernetes));

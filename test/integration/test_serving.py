@@ -127,10 +127,17 @@ class DefaultServerTests(unittest.TestCase):
         r = self.server.kubectl("get", "--raw", "/readyz?verbose")
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = r.stdout.splitlines()
-        for want in ("[+]ping ok", "[+]log ok", "[+]shutdown ok"):
-            self.assertIn(want, lines)
-        self.assertEqual(r.stdout.rstrip("\n").splitlines()[-1],
-                         "readyz check passed")
+        # upstream's names (test/unit/master/registry/discovery_paths_test.cc has the
+        # whole list in order), every one of them done once the server is ready
+        for want in ("ping", "log", "etcd", "etcd-readiness", "informer-sync",
+                     "poststarthook/start-apiextensions-controllers",
+                     "poststarthook/crd-informer-synced",
+                     "poststarthook/bootstrap-controller",
+                     "poststarthook/apiservice-registration-controller",
+                     "autoregister-completion", "shutdown"):
+            self.assertIn("[+]%s ok" % want, lines)
+        self.assertEqual([l for l in lines[:-1] if not l.startswith("[+]")], [])
+        self.assertEqual(lines[-1], "readyz check passed")
 
     # 3
     def test_curl_readyz_verbose(self):

@@ -95,7 +95,9 @@ genericserver::HandlerPtr NewDiscoveryHandler(DiscoveryDocuments documents) {
                                         genericserver::RequestContext& ctx,
                                         genericserver::ResponseWriter& out) -> Awaitable<void> {
     auto accept = ctx.request.headers.Get("Accept");
-    const std::string api_version = NegotiateDiscovery(accept ? *accept : "");
+    // Without groups, only the legacy document is served.
+    const std::string api_version =
+        documents.groups ? NegotiateDiscovery(accept ? *accept : "") : "";
     genericserver::Cacheable response;
     response.vary_accept = true;
     if (api_version.empty()) {

@@ -18,7 +18,7 @@ std::string NegotiateDiscovery(std::string_view accept);
 // The groups are computed per request: they change when custom resources do.
 struct DiscoveryDocuments {
   std::function<std::string()> legacy;                // APIVersions or APIGroupList
-  std::function<std::vector<APIGroupInfo>()> groups;  // for the aggregated form
+  std::function<std::vector<APIGroupInfo>()> groups;  // for the aggregated form; none: legacy only
 };
 
 genericserver::HandlerPtr NewDiscoveryHandler(DiscoveryDocuments documents);

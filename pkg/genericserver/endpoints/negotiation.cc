@@ -52,17 +52,19 @@ std::vector<MediaType> ParseAccept(std::string_view accept) {
   return out;
 }
 
-const std::vector<std::string>& SupportedOutputTypes(bool protobuf) {
-  static const std::vector<std::string> json_only = {"application/json", "application/yaml",
-                                                     "application/json;stream=watch"};
-  static const std::vector<std::string> with_protobuf = {
-      "application/json", "application/yaml", "application/vnd.kubernetes.protobuf",
+const std::vector<std::string>& SupportedOutputTypes(bool protobuf, bool streaming) {
+  static const std::vector<std::string> json_only = {"application/json", "application/yaml"};
+  static const std::vector<std::string> with_protobuf = {"application/json", "application/yaml",
+                                                         "application/vnd.kubernetes.protobuf"};
+  static const std::vector<std::string> json_stream = {"application/json;stream=watch"};
+  static const std::vector<std::string> protobuf_stream = {
       "application/json;stream=watch", "application/vnd.kubernetes.protobuf;stream=watch"};
+  if (streaming) return protobuf ? protobuf_stream : json_stream;
   return protobuf ? with_protobuf : json_only;
 }
 
-std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool streaming,
-                                            bool protobuf) {
+std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool streaming, bool protobuf,
+                                            bool tables) {
   if (util::TrimSpace(accept).empty()) return OutputTarget{};
   for (const MediaType& m : ParseAccept(accept)) {
     if (m.q <= 0) continue;
@@ -73,7 +75,10 @@ std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool stream
       if (as.empty()) return OutputTarget{};
       const std::string g = m.Param("g"), v = m.Param("v");
       if (g != "meta.k8s.io" || (v != "v1" && v != "v1beta1")) continue;
-      if (as == "Table") return OutputTarget{Output::kTable, v};
+      if (as == "Table") {
+        if (tables) return OutputTarget{Output::kTable, v};
+        continue;
+      }
       if (as == "PartialObjectMetadata" || as == "PartialObjectMetadataList") {
         return OutputTarget{Output::kPartialObjectMetadata, v, as == "PartialObjectMetadataList"};
       }

@@ -41,9 +41,12 @@ struct OutputTarget {
 
 // The response form for an object or list request, or std::nullopt when nothing in
 // Accept can be produced (406). `streaming`: a watch (no YAML). `protobuf`: the resource's
-// kind has a protobuf message (built-in kinds; not custom resources).
-std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool streaming, bool protobuf);
-// The media types a 406 lists.
-const std::vector<std::string>& SupportedOutputTypes(bool protobuf);
+// kind has a protobuf message (built-in kinds; not custom resources). `tables`: the
+// endpoint has a Table form (upstream: its storage converts to tables; the reviews and other
+// requests to act have none).
+std::optional<OutputTarget> NegotiateOutput(std::string_view accept, bool streaming, bool protobuf,
+                                            bool tables = true);
+// The media types a 406 lists: the stream forms for a watch, the others otherwise.
+const std::vector<std::string>& SupportedOutputTypes(bool protobuf, bool streaming = false);
 
 }  // namespace endpoints

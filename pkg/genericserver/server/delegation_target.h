@@ -23,6 +23,9 @@ class DelegationTarget {
   virtual std::vector<HealthCheck> HealthChecks() const = 0;
   // Checks for /readyz only.
   virtual std::vector<HealthCheck> ReadyzChecks() const = 0;
+  // The hooks' checks and the other checks of the start-up sequence, on all three
+  // endpoints after the others: the delegate's first, then in the order they were added.
+  virtual std::vector<HealthCheck> BootSequenceChecks() const = 0;
   // API groups with their resources, this server's and then its delegates'; the legacy
   // core group (name "") included, which /apis does not list.
   virtual std::vector<endpoints::APIGroupInfo> ListedGroups() const = 0;
@@ -37,6 +40,7 @@ class EmptyDelegate final : public DelegationTarget {
   std::vector<PostStartHookPtr> PostStartHooks() const override { return {}; }
   std::vector<HealthCheck> HealthChecks() const override { return {}; }
   std::vector<HealthCheck> ReadyzChecks() const override { return {}; }
+  std::vector<HealthCheck> BootSequenceChecks() const override { return {}; }
   std::vector<endpoints::APIGroupInfo> ListedGroups() const override { return {}; }
   void PrepareRun() override {}
 

@@ -13,7 +13,6 @@ GenericAPIServer::GenericAPIServer(std::string name, CompletedConfig config,
       delegate_(delegate),
       director_(std::make_unique<Director>(name_, delegate.UnprotectedHandler())),
       chain_(BuildHandlerChain(*director_, config_)) {
-  hooks_ = delegate.PostStartHooks();
   const Config& c = config_.Get();
   Mux().Handle("/version", MakeHandler([v = c.version](RequestContext&, ResponseWriter& out) {
                  return WriteJSON(out, 200, EncodeVersion(v));
@@ -30,7 +29,12 @@ GenericAPIServer::GenericAPIServer(std::string name, CompletedConfig config,
 GenericAPIServer::~GenericAPIServer() = default;
 
 void GenericAPIServer::AddPostStartHook(std::string name, PostStartHookFunc fn) {
-  hooks_.insert(hooks_.begin(), std::make_shared<PostStartHook>(std::move(name), std::move(fn)));
+  hooks_.push_back(std::make_shared<PostStartHook>(std::move(name), std::move(fn)));
+  boot_checks_.push_back(hooks_.back()->Check());
+}
+
+void GenericAPIServer::AddBootSequenceHealthCheck(HealthCheck check) {
+  boot_checks_.push_back(std::move(check));
 }
 
 void GenericAPIServer::AddHealthChecks(std::vector<HealthCheck> checks) {
@@ -43,18 +47,19 @@ void GenericAPIServer::AddReadyzChecks(std::vector<HealthCheck> checks) {
 
 void GenericAPIServer::InstallAPIGroup(endpoints::APIGroupInfo info,
                                        std::map<std::string, HandlerPtr> handlers) {
+  // Discovery documents answer with or without a trailing slash, as upstream's router does.
+  auto document = [this](const std::string& path, std::string body) {
+    auto serve = [body = std::move(body)](RequestContext&, ResponseWriter& out) {
+      return WriteJSON(out, 200, body);
+    };
+    Mux().Handle(path, MakeHandler(serve));
+    Mux().Handle(path + "/", MakeHandler(serve));
+  };
   const std::string base = "/apis/" + info.group.name;
-  Mux().Handle(base, MakeHandler([body = endpoints::EncodeAPIGroup(info.group)](
-                                     RequestContext&, ResponseWriter& out) {
-                 return WriteJSON(out, 200, body);
-               }));
+  document(base, endpoints::EncodeAPIGroup(info.group));
   for (const std::string& version : info.group.versions) {
     const std::string gv = info.group.name + "/" + version;
-    Mux().Handle(base + "/" + version,
-                 MakeHandler([body = endpoints::EncodeAPIResourceList(gv, info.resources[version])](
-                                 RequestContext&, ResponseWriter& out) {
-                   return WriteJSON(out, 200, body);
-                 }));
+    document(base + "/" + version, endpoints::EncodeAPIResourceList(gv, info.resources[version]));
     if (auto it = handlers.find(version); it != handlers.end()) {
       Mux().HandlePrefix(base + "/" + version + "/", std::move(it->second));
     }
@@ -68,21 +73,31 @@ void GenericAPIServer::InstallLegacyAPIGroup(endpoints::APIGroupInfo info,
   documents.legacy = [body = endpoints::EncodeAPIVersions(
                           info.group.versions, GetConfig().external_address)] { return body; };
   documents.groups = [info] { return std::vector<endpoints::APIGroupInfo>{info}; };
-  Mux().Handle("/api", endpoints::NewDiscoveryHandler(std::move(documents)));
+  Mux().Handle("/api", endpoints::NewDiscoveryHandler(documents));
+  Mux().Handle("/api/", endpoints::NewDiscoveryHandler(std::move(documents)));
   groups_.push_back(info);
   for (const std::string& version : info.group.versions) {
-    Mux().Handle(
-        "/api/" + version,
-        MakeHandler(
-            [body = endpoints::EncodeAPIResourceList(version, info.resources[version])](
-                RequestContext&, ResponseWriter& out) { return WriteJSON(out, 200, body); }));
+    auto serve = [body = endpoints::EncodeAPIResourceList(version, info.resources[version])](
+                     RequestContext&, ResponseWriter& out) { return WriteJSON(out, 200, body); };
+    Mux().Handle("/api/" + version, MakeHandler(serve));
+    Mux().Handle("/api/" + version + "/", MakeHandler(serve));
     if (auto it = handlers.find(version); it != handlers.end()) {
       Mux().HandlePrefix("/api/" + version + "/", std::move(it->second));
     }
   }
 }
 
-std::vector<PostStartHookPtr> GenericAPIServer::PostStartHooks() const { return hooks_; }
+std::vector<PostStartHookPtr> GenericAPIServer::PostStartHooks() const {
+  std::vector<PostStartHookPtr> all = delegate_.PostStartHooks();
+  all.insert(all.end(), hooks_.begin(), hooks_.end());
+  return all;
+}
+
+std::vector<HealthCheck> GenericAPIServer::BootSequenceChecks() const {
+  std::vector<HealthCheck> all = delegate_.BootSequenceChecks();
+  all.insert(all.end(), boot_checks_.begin(), boot_checks_.end());
+  return all;
+}
 
 std::vector<HealthCheck> GenericAPIServer::HealthChecks() const {
   std::vector<HealthCheck> all = health_checks_;
@@ -116,10 +131,14 @@ void GenericAPIServer::PrepareRun() {
   std::vector<HealthCheck> health = {{"ping", [] { return std::expected<void, std::string>(); }},
                                      {"log", [] { return std::expected<void, std::string>(); }}};
   for (auto& c : HealthChecks()) health.push_back(std::move(c));
-  for (const PostStartHookPtr& hook : hooks_) health.push_back(hook->Check());
-
+  // readyz: its own checks after the common ones (etcd-readiness, informer-sync), then the
+  // start-up sequence, shutdown last.
   std::vector<HealthCheck> ready = health;
   for (auto& c : ReadyzChecks()) ready.push_back(std::move(c));
+  for (auto& c : BootSequenceChecks()) {
+    health.push_back(c);
+    ready.push_back(std::move(c));
+  }
   ready.push_back(
       {"shutdown", [lifecycle = GetConfig().lifecycle]() -> std::expected<void, std::string> {
          if (lifecycle->ShutdownInitiated()) {

@@ -28,7 +28,12 @@ class GenericAPIServer final : public DelegationTarget {
   // The filtered handler: what the listener calls when this server is outermost.
   Handler& FilteredHandler() { return *chain_; }
 
+  // A hook, reported as "poststarthook/<name>" on /healthz, /livez and /readyz until it
+  // finished. Hooks and boot-sequence checks are listed in the order they were added, the
+  // delegate's (innermost server first) before this server's, as upstream lists them.
   void AddPostStartHook(std::string name, PostStartHookFunc fn);
+  // A check of the start-up sequence listed among the hooks (autoregister-completion).
+  void AddBootSequenceHealthCheck(HealthCheck check);
   void AddHealthChecks(std::vector<HealthCheck> checks);
   void AddReadyzChecks(std::vector<HealthCheck> checks);
   // /apis/G, /apis/G/V and, per version, the handler of /apis/G/V/...; the group is
@@ -46,6 +51,7 @@ class GenericAPIServer final : public DelegationTarget {
   std::vector<PostStartHookPtr> PostStartHooks() const override;
   std::vector<HealthCheck> HealthChecks() const override;
   std::vector<HealthCheck> ReadyzChecks() const override;
+  std::vector<HealthCheck> BootSequenceChecks() const override;
   std::vector<endpoints::APIGroupInfo> ListedGroups() const override;
   // Installs /healthz, /livez and /readyz with every check of the chain.
   void PrepareRun() override;
@@ -62,7 +68,10 @@ class GenericAPIServer final : public DelegationTarget {
   DelegationTarget& delegate_;
   std::unique_ptr<Director> director_;
   HandlerPtr chain_;
-  std::vector<PostStartHookPtr> hooks_;          // own, then the delegate's
+  // Own only; the delegate's are asked for when needed, so that hooks a delegate adds after
+  // this server was built run too.
+  std::vector<PostStartHookPtr> hooks_;
+  std::vector<HealthCheck> boot_checks_;         // own hooks' checks and boot checks, in order
   std::vector<HealthCheck> health_checks_;       // own only
   std::vector<HealthCheck> readyz_checks_;       // own only
   std::vector<endpoints::APIGroupInfo> groups_;  // own only

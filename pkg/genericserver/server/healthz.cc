@@ -41,13 +41,9 @@ class HealthHandler final : public Handler {
   }
 
   Awaitable<void> ServeAll(RequestContext& ctx, ResponseWriter& out) {
+    // One name per parameter, as upstream reads them (no splitting on commas).
     std::set<std::string> excluded;
-    for (const std::string& v : ctx.request.query.Values("exclude")) {
-      for (const std::string& name : util::Split(v, ',')) {
-        auto trimmed = util::TrimSpace(name);
-        if (!trimmed.empty()) excluded.emplace(trimmed);
-      }
-    }
+    for (const std::string& v : ctx.request.query.Values("exclude")) excluded.insert(v);
     const bool verbose = ctx.request.query.Has("verbose");
     std::string lines;
     bool failed = false;

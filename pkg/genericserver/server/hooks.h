@@ -34,4 +34,10 @@ class PostStartHook {
 };
 using PostStartHookPtr = std::shared_ptr<PostStartHook>;
 
+// A hook with nothing to wait for: what it stands for started with the server.
+Awaitable<std::expected<void, std::string>> Done();
+// A hook that reports on work running elsewhere: done once `condition` holds (checked
+// every 10 ms; `condition` must be thread-safe).
+PostStartHookFunc WaitFor(std::function<bool()> condition);
+
 }  // namespace genericserver

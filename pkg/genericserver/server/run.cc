@@ -70,7 +70,8 @@ std::expected<void, std::string> GenericAPIServer::Run() {
       };
   signals.async_wait(on_signal);
 
-  for (const PostStartHookPtr& hook : hooks_) {
+  // Every hook of the chain, also those a delegate added after this server was built.
+  for (const PostStartHookPtr& hook : PostStartHooks()) {
     boost::asio::co_spawn(
         io, hook->Run(),
         [&latch, hook](std::exception_ptr e, std::expected<void, std::string> result) {

@@ -59,6 +59,15 @@ std::shared_ptr<Interface> StorageFactory::ForResource(const std::string& resour
 
 void StorageFactory::Start() { compactor_->Start(); }
 
+std::vector<std::string> StorageFactory::UnsyncedCaches() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [prefix, cacher] : cachers_) {
+    if (!cacher->Ready()) out.push_back(prefix);
+  }
+  return out;
+}
+
 void StorageFactory::Stop() {
   if (compactor_) compactor_->Stop();
   std::lock_guard lock(mu_);

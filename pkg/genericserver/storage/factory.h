@@ -45,6 +45,8 @@ class StorageFactory {
   std::shared_ptr<Interface> ForResource(const std::string& resource_prefix);
   // For /readyz and /livez: whether the backend answers.
   Result<void> Healthy() const { return kv_->Healthy(); }
+  // For /readyz: the resource prefixes whose watch cache has no initial list yet.
+  std::vector<std::string> UnsyncedCaches() const;
   const std::string& Backend() const { return backend_; }
   // Starts the compactor; stop everything before io stops.
   void Start();
@@ -57,7 +59,7 @@ class StorageFactory {
   std::shared_ptr<KV> kv_;
   std::shared_ptr<Interface> store_;
   std::unique_ptr<Compactor> compactor_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<Cacher>> cachers_;
 };
 

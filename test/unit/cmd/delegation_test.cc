@@ -114,3 +114,48 @@ TEST_CASE("delegation: the outermost server reports and runs the hooks of the wh
   CHECK(testing::Serve(outer->FilteredHandler(), testing::MakeRequest("GET", "/livez")).status ==
         200);
 }
+
+TEST_CASE(
+    "delegation: hooks are listed innermost first, in the order they were added, and a "
+    "delegate's late hook runs") {
+  auto config = OpenConfig();
+  genericserver::EmptyDelegate end;
+  auto inner = config.New("inner", end);
+  auto done = []() -> Awaitable<std::expected<void, std::string>> {
+    co_return std::expected<void, std::string>();
+  };
+  inner->AddPostStartHook("inner-1", done);
+  inner->AddPostStartHook("inner-2", done);
+  auto outer = config.New("outer", *inner);
+  outer->AddPostStartHook("outer-1", done);
+  outer->AddBootSequenceHealthCheck(
+      {"outer-check", [] { return std::expected<void, std::string>(); }});
+  outer->AddPostStartHook("outer-2", done);
+  // Added to the delegate after the front server was built: still part of the chain.
+  inner->AddPostStartHook("inner-late", done);
+  outer->AddReadyzChecks({{"outer-ready", [] { return std::expected<void, std::string>(); }}});
+  outer->PrepareRun();
+
+  std::vector<std::string> names;
+  for (const auto& hook : outer->PostStartHooks()) names.push_back(hook->Name());
+  CHECK(names ==
+        std::vector<std::string>{"inner-1", "inner-2", "inner-late", "outer-1", "outer-2"});
+  boost::asio::io_context io;
+  for (const auto& hook : outer->PostStartHooks()) {
+    boost::asio::co_spawn(io, hook->Run(), [](auto, auto) {});
+  }
+  io.run();
+  auto ready =
+      testing::Serve(outer->FilteredHandler(), testing::MakeRequest("GET", "/readyz?verbose"));
+  CHECK(ready.body ==
+        "[+]ping ok\n[+]log ok\n[+]outer-ready ok\n[+]poststarthook/inner-1 ok\n"
+        "[+]poststarthook/inner-2 ok\n[+]poststarthook/inner-late ok\n"
+        "[+]poststarthook/outer-1 ok\n[+]outer-check ok\n[+]poststarthook/outer-2 ok\n"
+        "[+]shutdown ok\nreadyz check passed\n");
+  auto live =
+      testing::Serve(outer->FilteredHandler(), testing::MakeRequest("GET", "/livez?verbose"));
+  CHECK(live.body ==
+        "[+]ping ok\n[+]log ok\n[+]poststarthook/inner-1 ok\n[+]poststarthook/inner-2 ok\n"
+        "[+]poststarthook/inner-late ok\n[+]poststarthook/outer-1 ok\n[+]outer-check ok\n"
+        "[+]poststarthook/outer-2 ok\nlivez check passed\n");
+}

@@ -57,6 +57,12 @@ Awaitable<void> ServeAction(RequestContext& ctx, ResponseWriter& out, const Scop
     co_await WriteError(ctx, out, scope, done.error());
     co_return;
   }
+  // A request that answers an object of its kind (the reviews) gives its metadata when that
+  // is asked for; a Status answer (evictions, bindings) is passed on as it is, as upstream.
+  if (target->kind == Output::kPartialObjectMetadata && done->value("kind", "") != "Status") {
+    co_await WriteObjectMetadata(ctx, out, scope, *target, 201, *done);
+    co_return;
+  }
   co_await WriteDocument(ctx, out, *target, 201, *done);
 }
 

@@ -87,11 +87,14 @@ bool Pretty(const RequestContext& ctx) {
 Awaitable<std::optional<OutputTarget>> Negotiate(RequestContext& ctx, ResponseWriter& out,
                                                  const Scope& scope, bool streaming) {
   const bool protobuf = ServesProtobuf(scope.spec);
+  // Requests to act (the reviews, evictions, bindings, tokens) have no Table form.
+  const bool tables =
+      !scope.spec.create_action && !(scope.subresource && scope.subresource->action);
   auto target =
-      NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), streaming, protobuf);
+      NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), streaming, protobuf, tables);
   if (!target) {
     co_await genericserver::WriteStatus(
-        out, apimachinery::NewNotAcceptable(SupportedOutputTypes(protobuf)));
+        out, apimachinery::NewNotAcceptable(SupportedOutputTypes(protobuf, streaming)));
   }
   co_return target;
 }
@@ -143,6 +146,20 @@ Awaitable<void> WriteDocument(RequestContext& ctx, ResponseWriter& out, const Ou
   co_await Emit(ctx, out, target, code, document, false);
 }
 
+Awaitable<void> WriteObjectMetadata(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
+                                    const OutputTarget& target, int code, const json& object) {
+  if (target.list) {
+    co_await WriteError(ctx, out, scope,
+                        apimachinery::NewNotAcceptable(
+                            "you requested PartialObjectMetadataList, but the requested "
+                            "object is not a list (" +
+                            GoTypeName(scope.spec, object.value("kind", scope.spec.kind)) + ")"));
+    co_return;
+  }
+  co_await Emit(ctx, out, target, code,
+                registry::PartialObjectMetadata(object, target.meta_version), true);
+}
+
 Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
                             const OutputTarget& target, int code, const storage::Object& object) {
   switch (target.kind) {
@@ -183,17 +200,7 @@ Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scop
       co_return;
     }
     case Output::kPartialObjectMetadata:
-      if (target.list) {
-        co_await WriteError(ctx, out, scope,
-                            apimachinery::NewNotAcceptable(
-                                "you requested PartialObjectMetadataList, but the requested "
-                                "object is not a list (" +
-                                GoTypeName(scope.spec, scope.spec.kind) + ")"));
-        co_return;
-      }
-      co_await Emit(ctx, out, target, code,
-                    registry::PartialObjectMetadata(json::parse(*object.json), target.meta_version),
-                    true);
+      co_await WriteObjectMetadata(ctx, out, scope, target, code, json::parse(*object.json));
       co_return;
   }
 }

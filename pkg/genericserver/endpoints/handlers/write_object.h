@@ -32,6 +32,11 @@ Awaitable<void> WriteList(RequestContext& ctx, ResponseWriter& out, const Scope&
 // protobuf when the target asks for it and the document's kind has a message, else JSON.
 Awaitable<void> WriteDocument(RequestContext& ctx, ResponseWriter& out, const OutputTarget& target,
                               int code, const nlohmann::json& document);
+// The PartialObjectMetadata of one object of the scope's resource (a 406 when the target asks
+// for a list).
+Awaitable<void> WriteObjectMetadata(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
+                                    const OutputTarget& target, int code,
+                                    const nlohmann::json& object);
 // An API error about the scope's resource: the Status in JSON, YAML when asked for, or
 // protobuf when asked for and the resource is served in protobuf (never for custom
 // resources, whose errors are JSON as upstream's).
