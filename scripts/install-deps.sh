@@ -10,7 +10,9 @@ build_pkgs=(
   libboost-dev libssl-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev
   openssl ca-certificates curl
 )
-test_pkgs=(catch2 python3 procps clang-format etcd-server sqlite3 python3-kubernetes iproute2)
+# Go and the two Go libraries build test/tools/openapi_v2_check (kubectl's OpenAPI v2 parser).
+test_pkgs=(catch2 python3 procps clang-format etcd-server sqlite3 python3-kubernetes iproute2
+  golang-go golang-github-googleapis-gnostic-dev golang-k8s-kube-openapi-dev)
 
 want=("${build_pkgs[@]}")
 if [[ "${1:-}" == "--test" ]]; then

@@ -1,5 +1,7 @@
 #include "pkg/aggregator/aggregator.h"
 
+#include <algorithm>
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -190,7 +192,37 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
   };
   endpoints::openapi::InstallOpenAPIV3(
       server.Mux(), [&server] { return server.ListedGroups(); }, remote_documents);
-  endpoints::openapi::InstallOpenAPIV2(server.Mux(), [&server] { return server.ListedGroups(); });
+  // OpenAPI v2: the chain's document, then the available remote group-versions' documents
+  // in upstream's merge order (the group's highest groupPriorityMinimum first, then
+  // versionPriority, then name).
+  auto remote_v2 = [table] {
+    std::vector<APIServiceInfoPtr> remote;
+    std::map<std::string, int> group_priority;
+    for (const APIServiceInfoPtr& apiservice : table->All()) {
+      if (!apiservice->service || !apiservice->available) continue;
+      remote.push_back(apiservice);
+      int& p = group_priority[apiservice->group];
+      p = std::max(p, apiservice->group_priority);
+    }
+    std::sort(remote.begin(), remote.end(), [&](const auto& a, const auto& b) {
+      const int pa = group_priority[a->group], pb = group_priority[b->group];
+      if (pa != pb) return pa > pb;
+      if (a->version_priority != b->version_priority) {
+        return a->version_priority > b->version_priority;
+      }
+      return a->name < b->name;
+    });
+    std::vector<endpoints::openapi::ExternalV2Document> documents;
+    for (const APIServiceInfoPtr& apiservice : remote) {
+      if (auto document = table->OpenAPIV2(apiservice->name)) {
+        documents.push_back({apiservice->group, apiservice->version,
+                             std::shared_ptr<const std::string>(document, &document->body)});
+      }
+    }
+    return documents;
+  };
+  endpoints::openapi::InstallOpenAPIV2(
+      server.Mux(), [&server] { return server.ListedGroups(); }, remote_v2);
   // The OpenAPI documents are merged per request; the remote ones come with each check.
   server.AddPostStartHook("apiservice-openapi-controller", genericserver::Done);
   server.AddPostStartHook("apiservice-openapiv3-controller", genericserver::Done);

@@ -209,10 +209,14 @@ Awaitable<void> APIServiceController::Check(APIServiceInfoPtr info) {
     co_await Record(*info, "True", "Local", "Local APIServices are always available");
     co_return;
   }
-  std::shared_ptr<const OpenAPIDocument> known = table_.OpenAPI(info->name);
-  Availability result = co_await CheckAvailability(storage_, resolve_, check_tls_, info, known);
+  Availability result =
+      co_await CheckAvailability(storage_, resolve_, check_tls_, info, table_.OpenAPI(info->name),
+                                 table_.OpenAPIV2(info->name));
   if (result.resources) table_.SetResources(info->name, std::move(*result.resources));
-  if (result.status == "True") table_.SetOpenAPI(info->name, result.openapi);
+  if (result.status == "True") {
+    table_.SetOpenAPI(info->name, result.openapi);
+    table_.SetOpenAPIV2(info->name, result.openapi_v2);
+  }
   co_await Record(*info, result.status, result.reason, result.message);
 }
 

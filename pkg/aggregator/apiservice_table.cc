@@ -92,6 +92,7 @@ void APIServiceTable::Remove(const std::string& name) {
   by_name_.erase(name);
   resources_.erase(name);
   openapi_.erase(name);
+  openapi_v2_.erase(name);
 }
 
 void APIServiceTable::Clear() {
@@ -150,6 +151,18 @@ std::shared_ptr<const OpenAPIDocument> APIServiceTable::OpenAPI(const std::strin
   std::lock_guard lock(mu_);
   auto it = openapi_.find(name);
   return it == openapi_.end() ? nullptr : it->second;
+}
+
+void APIServiceTable::SetOpenAPIV2(const std::string& name,
+                                   std::shared_ptr<const OpenAPIV2Document> document) {
+  std::lock_guard lock(mu_);
+  openapi_v2_[name] = std::move(document);
+}
+
+std::shared_ptr<const OpenAPIV2Document> APIServiceTable::OpenAPIV2(const std::string& name) const {
+  std::lock_guard lock(mu_);
+  auto it = openapi_v2_.find(name);
+  return it == openapi_v2_.end() ? nullptr : it->second;
 }
 
 std::optional<std::vector<endpoints::APIResource>> ParseAPIResourceList(const std::string& body) {

@@ -52,6 +52,13 @@ struct OpenAPIDocument {
   std::string body;
 };
 
+// A remote server's /openapi/v2 document (JSON) as it served it, with its ETag (empty when
+// it sent none).
+struct OpenAPIV2Document {
+  std::string etag;
+  std::string body;
+};
+
 class APIServiceTable {
  public:
   // `client_cert_pem`/`client_key_pem`: the proxy's client certificate (may be empty).
@@ -76,6 +83,9 @@ class APIServiceTable {
   // Its OpenAPI v3 document, likewise (nullptr: none).
   void SetOpenAPI(const std::string& name, std::shared_ptr<const OpenAPIDocument> document);
   std::shared_ptr<const OpenAPIDocument> OpenAPI(const std::string& name) const;
+  // Its server's /openapi/v2 document, likewise.
+  void SetOpenAPIV2(const std::string& name, std::shared_ptr<const OpenAPIV2Document> document);
+  std::shared_ptr<const OpenAPIV2Document> OpenAPIV2(const std::string& name) const;
 
  private:
   std::string client_cert_pem_;
@@ -84,6 +94,7 @@ class APIServiceTable {
   std::map<std::string, APIServiceInfoPtr> by_name_;
   std::map<std::string, std::vector<endpoints::APIResource>> resources_;
   std::map<std::string, std::shared_ptr<const OpenAPIDocument>> openapi_;
+  std::map<std::string, std::shared_ptr<const OpenAPIV2Document>> openapi_v2_;
 };
 
 // An APIResourceList (JSON text) as discovery resources; std::nullopt when unreadable.

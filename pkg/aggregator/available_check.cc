@@ -14,8 +14,8 @@ using transport::Clock;
 constexpr auto kCheckTimeout = std::chrono::seconds(5);
 
 Availability Verdict(std::string status, std::string reason, std::string message) {
-  return Availability{std::move(status), std::move(reason), std::move(message), std::nullopt,
-                      nullptr};
+  return Availability{std::move(status), std::move(reason), std::move(message),
+                      std::nullopt,      nullptr,           nullptr};
 }
 
 std::string Quote(const std::string& s) { return "\"" + s + "\""; }
@@ -34,14 +34,18 @@ bool HasAddressForPort(const json& endpoints, const std::string& port_name) {
 struct Answer {
   int status = 0;
   std::string body;
+  std::string etag;
 };
 
 // A GET from the server at `hostport` as the aggregator itself (system:masters, always
-// allowed), within 5 seconds; a failure as Go's http.Client words it.
+// allowed), within 5 seconds; a failure as Go's http.Client words it. `if_none_match`: an
+// ETag to revalidate (empty: none).
 Awaitable<std::expected<Answer, std::string>> Get(std::shared_ptr<const transport::TLSClient> tls,
                                                   const APIServiceInfo& apiservice,
                                                   const std::string& hostport,
-                                                  const std::string& target) {
+                                                  const std::string& target,
+                                                  std::string accept = "application/json, */*",
+                                                  std::string if_none_match = "") {
   const Clock::time_point deadline = Clock::now() + kCheckTimeout;
   const std::string url = "https://" + hostport + target;
   const auto failed = [&url](const std::string& why) {
@@ -59,7 +63,8 @@ Awaitable<std::expected<Answer, std::string>> Get(std::shared_ptr<const transpor
   genericserver::Headers headers;
   headers.Add("Host", hostport);
   headers.Add("User-Agent", "kube-aggregator");
-  headers.Add("Accept", "application/json, */*");
+  headers.Add("Accept", accept);
+  if (!if_none_match.empty()) headers.Add("If-None-Match", if_none_match);
   authn::UserInfo aggregator;
   aggregator.name = "system:kube-aggregator";
   aggregator.groups.push_back("system:masters");
@@ -72,7 +77,8 @@ Awaitable<std::expected<Answer, std::string>> Get(std::shared_ptr<const transpor
   constexpr uint64_t kLimit = uint64_t(64) << 20;
   auto body = co_await (*connection)->ReadAll(kLimit, deadline);
   if (!body) co_return failed(body.error());
-  co_return Answer{head->status, std::move(*body)};
+  co_return Answer{head->status, std::move(*body),
+                   std::string(head->headers.Get("ETag").value_or(""))};
 }
 
 // The group-version's OpenAPI v3 document as the server publishes it (its index's entry for
@@ -96,13 +102,29 @@ Awaitable<std::shared_ptr<const OpenAPIDocument>> FetchOpenAPI(
       OpenAPIDocument{url, std::move(document->body)});
 }
 
+// The server's /openapi/v2 document (as JSON, what upstream's aggregator downloads), or
+// nullptr when it publishes none. `known` is kept when the server answers its ETag with 304.
+Awaitable<std::shared_ptr<const OpenAPIV2Document>> FetchOpenAPIV2(
+    std::shared_ptr<const transport::TLSClient> tls, const APIServiceInfo& apiservice,
+    const std::string& hostport, std::shared_ptr<const OpenAPIV2Document> known) {
+  const std::string etag = known ? known->etag : "";
+  auto answer = co_await Get(tls, apiservice, hostport, "/openapi/v2", "application/json", etag);
+  if (!answer) co_return nullptr;
+  if (answer->status == 304 && known) co_return known;
+  if (answer->status != 200) co_return nullptr;
+  if (known && known->body == answer->body) co_return known;
+  if (!json::parse(answer->body, nullptr, false).is_object()) co_return nullptr;
+  co_return std::make_shared<const OpenAPIV2Document>(
+      OpenAPIV2Document{std::move(answer->etag), std::move(answer->body)});
+}
+
 }  // namespace
 
-Awaitable<Availability> CheckAvailability(storage::StorageFactory& storage,
-                                          const ServiceResolver& resolve,
-                                          std::shared_ptr<const transport::TLSClient> tls,
-                                          APIServiceInfoPtr apiservice,
-                                          std::shared_ptr<const OpenAPIDocument> known_openapi) {
+Awaitable<Availability> CheckAvailability(
+    storage::StorageFactory& storage, const ServiceResolver& resolve,
+    std::shared_ptr<const transport::TLSClient> tls, APIServiceInfoPtr apiservice,
+    std::shared_ptr<const OpenAPIDocument> known_openapi,
+    std::shared_ptr<const OpenAPIV2Document> known_openapi_v2) {
   const ServiceReference& ref = *apiservice->service;
   const std::string where = "service/" + ref.name + " in " + Quote(ref.ns);
   auto service =
@@ -157,6 +179,7 @@ Awaitable<Availability> CheckAvailability(storage::StorageFactory& storage,
   Availability passed = Verdict("True", "Passed", "all checks passed");
   passed.resources = ParseAPIResourceList(answer->body);
   passed.openapi = co_await FetchOpenAPI(tls, *apiservice, *hostport, known_openapi);
+  passed.openapi_v2 = co_await FetchOpenAPIV2(tls, *apiservice, *hostport, known_openapi_v2);
   co_return passed;
 }
 

@@ -24,15 +24,18 @@ struct Availability {
   std::optional<std::vector<endpoints::APIResource>> resources;
   // Its OpenAPI v3 document of the group-version, when the check passed and it has one.
   std::shared_ptr<const OpenAPIDocument> openapi;
+  // Its /openapi/v2 document (JSON), likewise.
+  std::shared_ptr<const OpenAPIV2Document> openapi_v2;
 };
 
 // `tls`: the checks' TLS settings (upstream does not verify the server here, and presents
 // the proxy's client certificate). `known_openapi`: the document fetched last time, kept
-// without fetching it again while the server's index still names it.
-Awaitable<Availability> CheckAvailability(storage::StorageFactory& storage,
-                                          const ServiceResolver& resolve,
-                                          std::shared_ptr<const transport::TLSClient> tls,
-                                          APIServiceInfoPtr apiservice,
-                                          std::shared_ptr<const OpenAPIDocument> known_openapi);
+// without fetching it again while the server's index still names it. `known_openapi_v2`:
+// likewise, kept while the server answers its ETag with 304.
+Awaitable<Availability> CheckAvailability(
+    storage::StorageFactory& storage, const ServiceResolver& resolve,
+    std::shared_ptr<const transport::TLSClient> tls, APIServiceInfoPtr apiservice,
+    std::shared_ptr<const OpenAPIDocument> known_openapi,
+    std::shared_ptr<const OpenAPIV2Document> known_openapi_v2);
 
 }  // namespace aggregator

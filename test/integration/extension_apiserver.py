@@ -2,7 +2,8 @@
 """A small extension API server for the aggregator tests (standard library only).
 
 Serves wardle.example.com/v1alpha1 as upstream's sample-apiserver does: discovery
-(/apis, also aggregated v2), OpenAPI v3 and the namespaced resource flunders (list,
+(/apis, also aggregated v2), OpenAPI v3 and v2 (JSON, with an ETag) and the namespaced
+resource flunders (list,
 watch, get, create, merge patch, delete; Table output on request), in memory. Every
 request but /healthz needs a client certificate verified by --client-ca whose CN is
 one of --allowed-names (the aggregator's front-proxy certificate), else upstream's 401
@@ -97,6 +98,52 @@ OPENAPI = json.dumps(openapi_doc(), sort_keys=True)
 OPENAPI_HASH = hashlib.sha512(OPENAPI.encode()).hexdigest().upper()
 
 
+def openapi_v2_doc():
+    """The same in Swagger 2.0, as a generic server publishes it: its ObjectMeta is not the
+    kube-apiserver's (the aggregator keeps both), and a path outside the group-version (the
+    aggregator drops it, with what only it uses)."""
+    string = {"type": "string"}
+    meta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+    flunder = "com.example.wardle.v1alpha1.Flunder"
+    ref = {"$ref": "#/definitions/" + flunder}
+    patch = {"operationId": "patchFlunder", "x-kubernetes-action": "patch",
+             "x-kubernetes-group-version-kind": GVK,
+             "consumes": ["application/merge-patch+json"], "produces": ["application/json"],
+             "parameters": [{"name": "body", "in": "body", "required": True,
+                             "schema": {"type": "object"}}] + [
+                 {"name": p, "in": "query", "type": "string", "uniqueItems": True}
+                 for p in ("dryRun", "fieldManager", "fieldValidation")],
+             "responses": {"200": {"description": "OK", "schema": ref}}}
+    return {
+        "swagger": "2.0", "info": {"title": "Wardle", "version": VERSION},
+        "paths": {
+            "/apis/%s/namespaces/{namespace}/%s/{name}" % (GV, PLURAL): {
+                "parameters": [{"name": n, "in": "path", "required": True, "type": "string"}
+                               for n in ("name", "namespace")], "patch": patch},
+            "/version/": {"get": {"operationId": "getWardleVersion", "responses": {
+                "200": {"description": "OK", "schema": {"$ref": "#/definitions/WardleInfo"}}}}}},
+        "definitions": {
+            flunder: {
+                "description": "A Flunder is an example type of the wardle extension API server.",
+                "type": "object", "x-kubernetes-group-version-kind": [GVK],
+                "properties": {
+                    "apiVersion": dict(string, description="APIVersion of this object."),
+                    "kind": dict(string, description="Kind of this object."),
+                    "metadata": {"$ref": "#/definitions/" + meta,
+                                 "description": "Standard object's metadata."},
+                    "spec": {"type": "object", "description": "What the flunder is.",
+                             "properties": {"reference": dict(
+                                 string, description="The name of another flunder.")}},
+                    "status": {"type": "object", "description": "What the flunder does."}}},
+            meta: {"description": "Wardle's ObjectMeta.", "type": "object",
+                   "properties": {k: string for k in ("name", "namespace", "uid")}},
+            "WardleInfo": {"type": "object"}}}
+
+
+OPENAPI_V2 = json.dumps(openapi_v2_doc(), sort_keys=True)
+OPENAPI_V2_ETAG = '"%s"' % hashlib.sha512(OPENAPI_V2.encode()).hexdigest().upper()
+
+
 class Store:
     """Flunders by (namespace, name), a resourceVersion counter and the event log."""
 
@@ -187,11 +234,14 @@ class Handler(BaseHTTPRequestHandler):
         with self.server.log_lock, open(self.server.log_path, "a") as f:
             f.write(json.dumps(entry) + "\n")
 
-    def send(self, code, body, ctype="application/json"):
+    def send(self, code, body, ctype="application/json", etag=None):
         self.record(code)
         data = body.encode() if isinstance(body, str) else (json.dumps(body) + "\n").encode()
         self.send_response(code)
-        self.send_header("Content-Type", ctype)
+        if ctype:
+            self.send_header("Content-Type", ctype)
+        if etag:
+            self.send_header("ETag", etag)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
@@ -238,6 +288,10 @@ class Handler(BaseHTTPRequestHandler):
                 "serverRelativeURL": "/openapi/v3/apis/%s?hash=%s" % (GV, OPENAPI_HASH)}}})
         if parts == ["openapi", "v3", "apis", GROUP, VERSION]:
             return self.send(200, OPENAPI)
+        if parts == ["openapi", "v2"]:
+            if self.headers.get("If-None-Match") == OPENAPI_V2_ETAG:
+                return self.send(304, "", None)
+            return self.send(200, OPENAPI_V2, etag=OPENAPI_V2_ETAG)
         self.send(*NOT_FOUND)
 
     def resource(self, rest, as_table):

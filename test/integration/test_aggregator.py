@@ -684,6 +684,33 @@ class AggregatorTests(AggregatorTestCase):
         self.assertIn("FIELD: reference <string>", " ".join(out.split()))
         self.assertIn("The name of another flunder.", out)
 
+    def test_openapi_v2(self):
+        """The extension server's /openapi/v2 (fetched with the availability checks, then
+        revalidated by its ETag) merged in as upstream's aggregator merges it: only its
+        group-version's paths and what they use; its ObjectMeta, unlike ours, renamed
+        ObjectMeta_v2. kubectl reads the merged protobuf form."""
+        self.wait_available()
+        path = "/apis/%s/namespaces/{namespace}/flunders/{name}" % GV
+        meta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+
+        def probe():
+            doc = self.get_json("/openapi/v2")
+            return path in doc["paths"], doc
+        doc = self.wait_for(probe, 30, "wardle's paths in /openapi/v2")
+        self.assertEqual(doc["info"]["title"], "Kubernetes")
+        self.assertEqual(doc["paths"][path]["patch"]["x-kubernetes-group-version-kind"],
+                         {"group": GROUP, "version": VERSION, "kind": "Flunder"})
+        flunder = doc["definitions"]["com.example.wardle.v1alpha1.Flunder"]
+        self.assertEqual(flunder["properties"]["metadata"]["$ref"], "#/definitions/" + meta + "_v2")
+        self.assertEqual(doc["definitions"][meta + "_v2"]["description"], "Wardle's ObjectMeta.")
+        self.assertNotEqual(doc["definitions"][meta].get("description"), "Wardle's ObjectMeta.")
+        self.assertNotIn("WardleInfo", doc["definitions"])
+        self.assertNotEqual(doc["paths"]["/version/"]["get"]["operationId"], "getWardleVersion")
+        self.assertEqual([e["status"] for e in self.ext.requests("/openapi/v2")][:1], [200])
+        out = self.ok("explain", "flunders", "--output=plaintext-openapiv2")
+        self.assertEqual(out.splitlines()[:2], ["KIND:     Flunder", "VERSION:  " + GV], out)
+        self.assertIn("A Flunder is an example type of the wardle extension API server.", out)
+
     def test_unavailable_service_conditions(self):
         """Upstream's reasons and messages while the Service, its port or its
         Endpoints are missing; requests for the group get 503 meanwhile."""

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/apiextensions/cel/rules.h"
+#include "pkg/apiextensions/registry/openapi_v2_schema.h"
 #include "pkg/apiextensions/registry/printer_columns.h"
 #include "pkg/apiextensions/schema/structural.h"
 #include "pkg/genericserver/endpoints/openapi/naming.h"
@@ -72,6 +73,7 @@ struct VersionSchema {
   json schema;                                // openAPIV3Schema; null when absent
   std::shared_ptr<const cel::RuleSet> rules;  // null when the schema has no rules
   json components;                            // for OpenAPI: the kind's schema by name
+  json definitions_v2;                        // for OpenAPI v2: the kind's and list's
 };
 
 namespace v = apimachinery::validation;
@@ -307,6 +309,9 @@ std::expected<registry::ResourceSpecPtr, std::string> CustomResourceSpec(
   const std::string definition = endpoints::openapi::DefinitionName(out->group, version, out->kind);
   schema->components = {
       {definition, PublishedSchema(schema->schema, out->group, version, out->kind)}};
+  schema->definitions_v2 = OpenAPIV2Definitions(
+      schema->schema, {out->group, version, out->kind,
+                       out->list_kind.empty() ? out->kind + "List" : out->list_kind, out->plural});
 
   const json& subresources = served->value("subresources", json::object());
   const bool status = subresources.is_object() && subresources.contains("status") &&
@@ -358,6 +363,7 @@ std::expected<registry::ResourceSpecPtr, std::string> CustomResourceSpec(
   }
   out->schema_name = definition;
   out->components = &schema->components;
+  out->definitions_v2 = &schema->definitions_v2;
   out->unstructured = std::make_shared<Pruner>(schema);
   // The spec keeps the schema (and so its components) alive through its strategy.
   out->Complete();

@@ -121,6 +121,10 @@ struct ResourceSpec {
   // components it lives in; empty/null when the kind has no schema.
   std::string schema_name;
   const nlohmann::json* components = nullptr;
+  // What /openapi/v2 publishes for the kind instead of the v2 form of its `components`
+  // entries (custom resources: upstream's v2 builder's kind and list definitions, by name,
+  // with "#/definitions/" references); null for built-in kinds.
+  const nlohmann::json* definitions_v2 = nullptr;
   // How strategic merge patches apply to the kind, read from the schema by Complete();
   // null for kinds without one (custom resources), which take no strategic merge patches.
   std::shared_ptr<const apimachinery::patch::PatchSchema> patch_schema;

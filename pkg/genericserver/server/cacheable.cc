@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include <ctime>
+
 #include "pkg/util/strings.h"
 
 namespace genericserver {
@@ -33,7 +35,37 @@ bool Matches(std::string_view if_none_match, const std::string& quoted) {
   return false;
 }
 
+// If-Modified-Since in any of the three forms Go's http.ParseTime reads; nullopt otherwise.
+std::optional<std::time_t> ParseHttpDate(std::string_view text) {
+  const std::string s(util::TrimSpace(text));
+  for (const char* format :
+       {"%a, %d %b %Y %H:%M:%S GMT", "%A, %d-%b-%y %H:%M:%S GMT", "%a %b %e %H:%M:%S %Y"}) {
+    std::tm tm{};
+    const char* end = strptime(s.c_str(), format, &tm);
+    if (end && *end == '\0') return timegm(&tm);
+  }
+  return std::nullopt;
+}
+
+bool NotModifiedSince(const RequestContext& ctx,
+                      const std::optional<std::chrono::system_clock::time_point>& modified) {
+  auto since = ctx.request.headers.Get("If-Modified-Since");
+  if (!modified || !since) return false;
+  auto t = ParseHttpDate(*since);
+  // Go compares whole seconds and ignores a zero modification time.
+  return t && std::chrono::system_clock::to_time_t(*modified) <= *t;
+}
+
 }  // namespace
+
+std::string HttpDate(std::chrono::system_clock::time_point t) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char buf[64];
+  const size_t n = std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  return std::string(buf, n);
+}
 
 Awaitable<void> WriteCacheable(const RequestContext& ctx, ResponseWriter& out, Cacheable response) {
   if (response.etag.empty()) response.etag = ContentHash(response.body);
@@ -43,11 +75,14 @@ Awaitable<void> WriteCacheable(const RequestContext& ctx, ResponseWriter& out, C
   if (!response.cache_control.empty()) r.headers.Set("Cache-Control", response.cache_control);
   if (response.vary_accept) r.headers.Set("Vary", "Accept");
   auto if_none_match = ctx.request.headers.Get("If-None-Match");
-  if (if_none_match && Matches(*if_none_match, quoted)) {
+  const bool not_modified = if_none_match ? Matches(*if_none_match, quoted)
+                                          : NotModifiedSince(ctx, response.last_modified);
+  if (not_modified) {
     r.status = 304;
   } else {
     r.status = 200;
     r.headers.Set("Content-Type", response.content_type);
+    if (response.last_modified) r.headers.Set("Last-Modified", HttpDate(*response.last_modified));
     r.body = std::move(response.body);
   }
   co_await out.Respond(std::move(r));

@@ -1,5 +1,6 @@
 #include "pkg/genericserver/apimachinery/yaml/emitter.h"
 
+#include <climits>
 #include <cstdint>
 
 #include <nlohmann/json.hpp>
@@ -11,14 +12,21 @@
 
 namespace apimachinery::yaml::internal {
 
+Emitter::Emitter(Dialect dialect)
+    : dialect_(dialect),
+      best_indent_(dialect == Dialect::kV2 ? 2 : 4),
+      best_width_(dialect == Dialect::kV2 ? 80 : INT_MAX) {}
+
 void Emitter::Document(const nlohmann::json& root) {
   Node(root, false, false);
   WriteIndent();  // the document ends with a line break
 }
 
-void Emitter::Node(const nlohmann::json& value, bool mapping_context, bool simple_key_context) {
+void Emitter::Node(const nlohmann::json& value, bool mapping_context, bool simple_key_context,
+                   bool sequence_item) {
   mapping_context_ = mapping_context;
   simple_key_context_ = simple_key_context;
+  sequence_item_ = sequence_item;
   switch (value.type()) {
     case nlohmann::json::value_t::object:
       if (value.empty()) {
@@ -47,7 +55,9 @@ void Emitter::Node(const nlohmann::json& value, bool mapping_context, bool simpl
       Scalar(std::to_string(value.get<std::uint64_t>()), Style::kPlain);
       return;
     case nlohmann::json::value_t::number_float:
-      Scalar(FormatYAMLFloat(value.get<double>(), false), Style::kPlain);
+      // A v3 node keeps the number's JSON text.
+      Scalar(dialect_ == Dialect::kV2 ? FormatYAMLFloat(value.get<double>(), false) : value.dump(),
+             Style::kPlain);
       return;
     default:  // null, and values JSON does not have
       Scalar("null", Style::kPlain);
@@ -55,13 +65,13 @@ void Emitter::Node(const nlohmann::json& value, bool mapping_context, bool simpl
   }
 }
 
-// go-yaml's stringv: a literal block for text with line breaks, plain text when it reads back
-// as the same string, double quotes otherwise.
+// go-yaml's stringv (v2) and node encoding of a !!str scalar (v3): a literal block for text
+// with line breaks, plain text when it reads back as the same string, double quotes otherwise.
 void Emitter::StringScalar(std::string_view text) {
   const std::string valid = SanitizeUTF8(text);
   if (valid.find('\n') != std::string::npos) {
     Scalar(valid, Style::kLiteral);
-  } else if (!NeedsQuotes(valid)) {
+  } else if (!(dialect_ == Dialect::kV2 ? NeedsQuotes(valid) : NeedsQuotesV3(valid))) {
     Scalar(valid, Style::kPlain);
   } else {
     Scalar(valid, Style::kDoubleQuoted);
@@ -78,8 +88,15 @@ void Emitter::BlockMapping(const nlohmann::json& object) {
     keys.push_back(it.key());
     values.push_back(&it.value());
   }
-  for (const std::size_t i : KeyOrder(keys)) {
+  std::vector<std::size_t> order;
+  if (dialect_ == Dialect::kV2) {
+    order = KeyOrder(keys);
+  } else {
+    for (std::size_t i = 0; i < keys.size(); ++i) order.push_back(i);
+  }
+  for (const std::size_t i : order) {
     const std::string_view key = keys[i];
+    sequence_item_ = false;
     WriteIndent();
     if (IsSimpleKey(key)) {
       mapping_context_ = true;
@@ -101,12 +118,12 @@ void Emitter::BlockMapping(const nlohmann::json& object) {
 }
 
 void Emitter::BlockSequence(const nlohmann::json& array) {
-  // In a mapping value the "- " items stay at the key's indentation.
-  IncreaseIndent(false, mapping_context_ && !indention_);
+  // v2: in a mapping value the "- " items stay at the key's indentation.
+  IncreaseIndent(false, dialect_ == Dialect::kV2 && mapping_context_ && !indention_);
   for (const auto& item : array) {
     WriteIndent();
     WriteIndicator("-", true, false, true);
-    Node(item, false, false);
+    Node(item, false, false, true);
   }
   PopIndent();
 }
@@ -162,9 +179,13 @@ void Emitter::WriteIndicator(std::string_view indicator, bool need_whitespace, b
 void Emitter::IncreaseIndent(bool flow, bool indentless) {
   indents_.push_back(indent_);
   if (indent_ < 0) {
-    indent_ = flow ? 2 : 0;
-  } else if (!indentless) {
-    indent_ += 2;
+    indent_ = flow ? best_indent_ : 0;
+  } else if (indentless) {
+    return;
+  } else if (dialect_ == Dialect::kV2 || sequence_item_) {
+    indent_ += 2;  // v3: only past the "- " of the item
+  } else {
+    indent_ = best_indent_ * ((indent_ + best_indent_) / best_indent_);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "pkg/genericserver/apimachinery/yaml/resolve.h"
 
+#include <iterator>
 #include <limits>
 #include <optional>
 
@@ -56,18 +57,18 @@ Outcome Float(double f) {
   return o;
 }
 
-// The fixed spellings go-yaml looks up first (YAML 1.1 booleans, nulls, infinities, NaN).
-std::optional<Outcome> Lookup(std::string_view in) {
-  static constexpr std::string_view kTrue[] = {"y",    "Y",    "yes", "Yes", "YES", "true",
-                                               "True", "TRUE", "on",  "On",  "ON"};
-  static constexpr std::string_view kFalse[] = {"n",     "N",     "no",  "No",  "NO", "false",
-                                                "False", "FALSE", "off", "Off", "OFF"};
+// The fixed spellings go-yaml looks up first (booleans, nulls, infinities, NaN): v2 has YAML
+// 1.1's booleans (y, yes, on, ...), v3 only true and false.
+std::optional<Outcome> Lookup(std::string_view in, bool yaml11_booleans) {
+  static constexpr std::string_view kTrue[] = {"true", "True", "TRUE", "y",  "Y", "yes",
+                                               "Yes",  "YES",  "on",   "On", "ON"};
+  static constexpr std::string_view kFalse[] = {"false", "False", "FALSE", "n",   "N",  "no",
+                                                "No",    "NO",    "off",   "Off", "OFF"};
   static constexpr std::string_view kNull[] = {"", "~", "null", "Null", "NULL"};
-  for (const auto s : kTrue) {
-    if (in == s) return Bool(true);
-  }
-  for (const auto s : kFalse) {
-    if (in == s) return Bool(false);
+  const std::size_t booleans = yaml11_booleans ? std::size(kTrue) : 3;
+  for (std::size_t i = 0; i < booleans; ++i) {
+    if (in == kTrue[i]) return Bool(true);
+    if (in == kFalse[i]) return Bool(false);
   }
   for (const auto s : kNull) {
     if (in == s) return Make(RTag::kNull, ScalarKind::kNull);
@@ -124,11 +125,12 @@ std::optional<Outcome> Numeric(std::string_view in, bool try_timestamp) {
   return std::nullopt;
 }
 
-// go-yaml's resolve(tag, in) for the tags it can resolve ("" and the standard scalar tags).
-Outcome ResolvePlain(std::string_view tag, std::string_view in) {
+// go-yaml's resolve(tag, in) for the tags it can resolve ("" and the standard scalar tags);
+// v3's differs only in its booleans.
+Outcome ResolvePlain(std::string_view tag, std::string_view in, bool yaml11_booleans = true) {
   const char hint = Hint(in);
   if (hint == 0 || tag == Tag("str")) return Outcome{};
-  if (auto o = Lookup(in)) return *o;
+  if (auto o = Lookup(in, yaml11_booleans)) return *o;
   switch (hint) {
     case '.':
       if (in.find('_') == std::string_view::npos) {
@@ -177,6 +179,10 @@ std::expected<ResolvedScalar, std::string> Resolve(std::string_view tag, std::st
 bool NeedsQuotes(std::string_view s) {
   const auto r = Resolve("", s);
   return !r || r->kind != ScalarKind::kString || IsBase60Float(s);
+}
+
+bool NeedsQuotesV3(std::string_view s) {
+  return ResolvePlain("", s, false).value.kind != ScalarKind::kString;
 }
 
 }  // namespace apimachinery::yaml::internal

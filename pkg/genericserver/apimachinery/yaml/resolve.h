@@ -42,6 +42,10 @@ std::expected<ResolvedScalar, std::string> Resolve(std::string_view tag, std::st
 // bool, number, null, timestamp, ...). go-yaml double-quotes such strings.
 bool NeedsQuotes(std::string_view s);
 
+// The same for go-yaml v3 writing a node tagged !!str: YAML 1.2's booleans (only true and
+// false), no base-60 floats; "yes" and "on" stay plain.
+bool NeedsQuotesV3(std::string_view s);
+
 // "!!int" for "tag:yaml.org,2002:int"; other tags unchanged.
 std::string ShortTag(std::string_view tag);
 

@@ -1,5 +1,5 @@
-// Scalar styles of go-yaml v2's emitter: which style a text allows, and how each style writes
-// it (folding long lines at spaces past column 80, as go-yaml's default width does).
+// Scalar styles of go-yaml's emitter: which style a text allows, and how each style writes
+// it (v2 folds long lines at spaces past column 80, its default width; v3 never folds).
 
 #include <cstdint>
 #include <cstdio>
@@ -11,7 +11,6 @@ namespace apimachinery::yaml::internal {
 
 namespace {
 
-constexpr int kBestWidth = 80;
 constexpr std::size_t kMaxSimpleKeyLength = 128;
 
 unsigned char At(std::string_view v, std::size_t i) {
@@ -95,14 +94,14 @@ std::string Escape(char32_t r) {
 
 }  // namespace
 
-Emitter::Analysis Emitter::Analyze(std::string_view value) {
+Emitter::Analysis Emitter::Analyze(std::string_view value) const {
   Analysis a;
   if (value.empty()) {
     a.block_allowed = false;
     return a;
   }
   bool block_indicators = value.starts_with("---") || value.starts_with("...");
-  bool special = false, line_breaks = false;
+  bool special = false, tabs = false, line_breaks = false;
   bool leading_space = false, leading_break = false, trailing_space = false, trailing_break = false,
        break_space = false, space_break = false;
   bool preceded_by_whitespace = true, previous_space = false, previous_break = false;
@@ -119,7 +118,11 @@ Emitter::Analysis Emitter::Analyze(std::string_view value) {
     } else if ((c == ':' && followed_by_whitespace) || (c == '#' && preceded_by_whitespace)) {
       block_indicators = true;
     }
-    if (!IsPrintable(value, i)) special = true;
+    if (c == '\t' && dialect_ == Dialect::kV3Node) {
+      tabs = true;  // v3 quotes tabs but allows them in literal blocks
+    } else if (!IsPrintable(value, i)) {
+      special = true;
+    }
     if (IsSpace(value, i)) {
       if (i == 0) leading_space = true;
       if (i + w == value.size()) trailing_space = true;
@@ -143,14 +146,13 @@ Emitter::Analysis Emitter::Analyze(std::string_view value) {
   if (leading_space || leading_break || trailing_space || trailing_break) a.plain_allowed = false;
   if (trailing_space) a.block_allowed = false;
   if (break_space) a.plain_allowed = a.single_quoted_allowed = false;
-  if (space_break || special) {
-    a.plain_allowed = a.single_quoted_allowed = a.block_allowed = false;
-  }
+  if (space_break || tabs || special) a.plain_allowed = a.single_quoted_allowed = false;
+  if (space_break || special) a.block_allowed = false;
   if (line_breaks || block_indicators) a.plain_allowed = false;
   return a;
 }
 
-bool Emitter::IsSimpleKey(std::string_view key) {
+bool Emitter::IsSimpleKey(std::string_view key) const {
   return !Analyze(key).multiline && key.size() <= kMaxSimpleKeyLength;
 }
 
@@ -189,7 +191,7 @@ void Emitter::WritePlain(std::string_view v, bool allow_breaks) {
   bool spaces = false, breaks = false;
   for (std::size_t i = 0; i < v.size();) {
     if (IsSpace(v, i)) {
-      if (allow_breaks && !spaces && column_ > kBestWidth && !IsSpace(v, i + 1)) {
+      if (allow_breaks && !spaces && column_ > best_width_ && !IsSpace(v, i + 1)) {
         WriteIndent();
         ++i;
       } else {
@@ -217,7 +219,7 @@ void Emitter::WriteSingleQuoted(std::string_view v, bool allow_breaks) {
   bool spaces = false, breaks = false;
   for (std::size_t i = 0; i < v.size();) {
     if (IsSpace(v, i)) {
-      if (allow_breaks && !spaces && column_ > kBestWidth && i > 0 && i < v.size() - 1 &&
+      if (allow_breaks && !spaces && column_ > best_width_ && i > 0 && i < v.size() - 1 &&
           !IsSpace(v, i + 1)) {
         WriteIndent();
         ++i;
@@ -255,7 +257,7 @@ void Emitter::WriteDoubleQuoted(std::string_view v, bool allow_breaks) {
       i += Width(v, i);
       spaces = false;
     } else if (IsSpace(v, i)) {
-      if (allow_breaks && !spaces && column_ > kBestWidth && i > 0 && i < v.size() - 1) {
+      if (allow_breaks && !spaces && column_ > best_width_ && i > 0 && i < v.size() - 1) {
         WriteIndent();
         if (IsSpace(v, i + 1)) Put('\\');
         ++i;
@@ -275,7 +277,9 @@ void Emitter::WriteDoubleQuoted(std::string_view v, bool allow_breaks) {
 
 void Emitter::WriteLiteral(std::string_view v) {
   WriteIndicator("|", true, false, false);
-  if (IsSpace(v, 0) || IsBreak(v, 0)) WriteIndicator("2", false, false, false);
+  if (IsSpace(v, 0) || IsBreak(v, 0)) {
+    WriteIndicator(std::string(1, static_cast<char>('0' + best_indent_)), false, false, false);
+  }
   // Chomping: "-" without a final line break, "+" with more than one, none with exactly one.
   std::size_t last = v.size() - 1;
   while (last > 0 && (At(v, last) & 0xC0) == 0x80) --last;
@@ -288,8 +292,12 @@ void Emitter::WriteLiteral(std::string_view v) {
     while (previous > 0 && (At(v, previous) & 0xC0) == 0x80) --previous;
     if (IsBreak(v, previous)) WriteIndicator("+", false, false, false);
   }
-  PutBreak();
-  indention_ = true;
+  // v3 ends the header line only before the first non-break character: a leading line break
+  // of the text ends it instead (and so is lost on reading, as with go-yaml v3).
+  if (dialect_ == Dialect::kV2) {
+    PutBreak();
+    indention_ = true;
+  }
   whitespace_ = true;
   bool breaks = true;
   for (std::size_t i = 0; i < v.size();) {

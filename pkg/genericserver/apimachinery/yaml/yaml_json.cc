@@ -34,4 +34,10 @@ std::string JSONToYAML(const nlohmann::json& json) {
   return std::move(emitter).Output();
 }
 
+std::string JSONToYAMLNodeV3(const nlohmann::json& json) {
+  internal::Emitter emitter(internal::Dialect::kV3Node);
+  emitter.Document(json);
+  return std::move(emitter).Output();
+}
+
 }  // namespace apimachinery::yaml

@@ -35,4 +35,11 @@ std::expected<nlohmann::json, std::string> YAMLToJSONStrict(std::string_view yam
 // 80 columns, {} and [] for empty objects and arrays. Always ends with a line break.
 std::string JSONToYAML(const nlohmann::json& json);
 
+// Writes JSON as go-yaml v3 marshals the node tree of its text with every node's style cleared,
+// which is what gnostic's compiler.Marshal stores in the `yaml` field of an OpenAPI v2 `Any`:
+// keys in the JSON's order, four-space indentation with sequences indented under their key,
+// no folding, strings double-quoted only when YAML 1.2 would read them as something else
+// (so "yes" and "on" stay plain), numbers as the JSON spells them. Ends with a line break.
+std::string JSONToYAMLNodeV3(const nlohmann::json& json);
+
 }  // namespace apimachinery::yaml
