@@ -21,6 +21,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -230,6 +232,7 @@ void CheckSchema(const json& s, const std::string& path, bool has_type, const Ty
     }
   }
 }
+
 }  // namespace
 
 FieldErrors CheckRules(const json& schema, const std::string& schema_path, const TypePtr& root_type,
