@@ -1,19 +1,10 @@
-// x-kubernetes-validations: compiling a CRD version's rules (with the errors upstream's CRD
-// validation reports) and evaluating them against custom resources (upstream's
-// apiextensions-apiserver schema/cel Validator).
+// x-kubernetes-validations: evaluating a CRD version's rules against custom resources
+// (upstream's apiextensions-apiserver schema/cel Validator), once Compile has checked them
+// (rule_checks.cc).
 //
 // Differences from upstream, by design or not yet done:
-// - cel-go's checker and ANTLR parser messages are imitated for the common errors
-//   ("undeclared reference to 'x' (in container '')", "undefined field 'x'",
-//   "found no matching overload for '_+_' applied to '(int, string)'", "Syntax error:
-//   mismatched input 'x' expecting <EOF>"); rarer syntax errors are worded differently, and
-//   object types print as "object" where cel-go prints a generated type name.
-// - No static cost estimation: rules are not rejected at CRD creation for their estimated
-//   worst-case cost ("estimated rule cost exceeds budget ..."); the runtime limits apply.
 // - Runtime costs approximate cel-go's cost model (same limits: 1,000,000 per call,
 //   10,000,000 per object).
-// - A non-nil Reason or OptionalOldSelf pointer prints in the ValidationRule shown with compile
-//   errors as (0xc000000000), where Go prints the pointer's address.
 
 #include "pkg/apiextensions/cel/rules.h"
 
@@ -25,6 +16,7 @@
 
 #include "pkg/apiextensions/cel/functions.h"
 #include "pkg/apiextensions/cel/program.h"
+#include "pkg/apiextensions/cel/rules_internal.h"
 #include "pkg/apiextensions/cel/schema_types.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
 
@@ -33,230 +25,9 @@ namespace apiextensions::cel {
 using apimachinery::validation::FieldError;
 using nlohmann::json;
 namespace v = apimachinery::validation;
+using namespace rules_internal;  // NOLINT(build/namespaces)
 
 namespace {
-
-// k8s.io/apiserver/pkg/apis/cel: PerCallLimit, RuntimeCELCostBudget,
-// MaxEvaluatedMessageExpressionSizeBytes.
-constexpr int64_t kPerCallLimit = 1000000;
-constexpr int64_t kRuntimeCELCostBudget = 10000000;
-constexpr size_t kMaxEvaluatedMessageExpressionSizeBytes = 5 * 1024;
-
-std::string StringOr(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_string()) return "";
-  return it->get<std::string>();
-}
-
-bool BoolOr(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
-}
-
-std::string TrimSpace(std::string_view s) {
-  size_t b = 0, e = s.size();
-  auto sp = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-  };
-  while (b < e && sp(s[b])) ++b;
-  while (e > b && sp(s[e - 1])) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-bool HasNewlines(std::string_view s) { return s.find_first_of("\n\r") != std::string_view::npos; }
-
-std::string Child(const std::string& path, const std::string& name) {
-  return path.empty() ? name : path + "." + name;
-}
-std::string Key(const std::string& path, const std::string& key) { return path + "[" + key + "]"; }
-std::string Index(const std::string& path, size_t i) {
-  return path + "[" + std::to_string(i) + "]";
-}
-
-// One x-kubernetes-validations entry as written.
-struct RuleSpec {
-  std::string rule;
-  std::string message;
-  std::string message_expression;
-  std::optional<std::string> reason;
-  std::string field_path;
-  std::optional<bool> optional_old_self;
-};
-
-RuleSpec ReadRule(const json& j) {
-  RuleSpec r;
-  if (!j.is_object()) return r;
-  r.rule = StringOr(j, "rule");
-  r.message = StringOr(j, "message");
-  r.message_expression = StringOr(j, "messageExpression");
-  auto reason = j.find("reason");
-  if (reason != j.end() && reason->is_string()) r.reason = reason->get<std::string>();
-  r.field_path = StringOr(j, "fieldPath");
-  auto opt = j.find("optionalOldSelf");
-  if (opt != j.end() && opt->is_boolean()) r.optional_old_self = opt->get<bool>();
-  return r;
-}
-
-// Go's %#v of the internal apiextensions.ValidationRule, the bad value of compile errors.
-std::string GoRuleString(const RuleSpec& r) {
-  return "apiextensions.ValidationRule{Rule:" + v::GoQuote(r.rule) +
-         ", Message:" + v::GoQuote(r.message) +
-         ", MessageExpression:" + v::GoQuote(r.message_expression) +
-         ", Reason:(*apiextensions.FieldValueErrorReason)(" + (r.reason ? "0xc000000000" : "nil") +
-         "), FieldPath:" + v::GoQuote(r.field_path) + ", OptionalOldSelf:(*bool)(" +
-         (r.optional_old_self ? "0xc000000000" : "nil") + ")}";
-}
-
-std::string RuleErrorString(const RuleSpec& r) {
-  if (!r.message.empty()) return TrimSpace(r.message);
-  return TrimSpace(r.rule);
-}
-
-std::string RuleMessageOrDefault(const RuleSpec& r) {
-  if (r.message.empty()) return "failed rule: " + RuleErrorString(r);
-  return TrimSpace(r.message);
-}
-
-bool HasProperties(const json& s) {
-  auto p = s.find("properties");
-  return p != s.end() && p->is_object() && !p->empty();
-}
-
-const json* AdditionalSchema(const json& s) {
-  auto ap = s.find("additionalProperties");
-  if (ap == s.end() || !ap->is_object()) return nullptr;
-  return &*ap;
-}
-
-// Upstream's ValidFieldPath: a JSON path of field (.name) and map key (['key']) accessors
-// valid for the schema; returns the path as field.Path prints it ("spec.foo", "labels[x]").
-std::optional<std::string> ValidFieldPath(std::string_view path, const json& root,
-                                          std::string* err) {
-  // Tokens: '.', '[', ']' alone; quoted strings; other text up to a delimiter.
-  std::vector<std::string> tokens;
-  for (size_t i = 0; i < path.size();) {
-    if (path[i] == '\'') {
-      size_t j = i + 1;
-      while (j < path.size() && !(path[j] == '\'' && path[j - 1] != '\\')) ++j;
-      if (j >= path.size()) {
-        tokens.emplace_back(path.substr(i));
-        break;
-      }
-      tokens.emplace_back(path.substr(i, j - i + 1));
-      i = j + 1;
-      continue;
-    }
-    if (path[i] == '.' || path[i] == '[' || path[i] == ']') {
-      tokens.emplace_back(1, path[i]);
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < path.size() && path[j] != '.' && path[j] != '[' && path[j] != ']') ++j;
-    tokens.emplace_back(path.substr(i, j - i));
-    i = j;
-  }
-  const json* schema = &root;
-  std::string out;
-  auto append = [&](const std::string& name) -> bool {
-    if (HasProperties(*schema)) {
-      out = Child(out, name);
-      const auto& props = (*schema)["properties"];
-      auto it = props.find(name);
-      if (it == props.end()) {
-        *err = "does not refer to a valid field";
-        return false;
-      }
-      schema = &*it;
-      return true;
-    }
-    if (const json* ap = AdditionalSchema(*schema)) {
-      out = Key(out, name);
-      schema = ap;
-      return true;
-    }
-    *err = "does not refer to a valid field";
-    return false;
-  };
-  for (size_t k = 0; k < tokens.size(); ++k) {
-    const std::string& tok = tokens[k];
-    if (tok == "[") {
-      if (++k >= tokens.size()) {
-        *err = "unexpected end of JSON path";
-        return std::nullopt;
-      }
-      const std::string& q = tokens[k];
-      if (q.size() < 2 || q.front() != '\'' || q.back() != '\'') {
-        *err = "expected single quoted string but got " + q;
-        return std::nullopt;
-      }
-      std::string unescaped;
-      for (size_t i = 1; i + 1 < q.size(); ++i) {
-        if (q[i] == '\\' && i + 2 < q.size()) {
-          char d = q[++i];
-          switch (d) {
-            case 'a':
-              unescaped.push_back('\a');
-              break;
-            case 'b':
-              unescaped.push_back('\b');
-              break;
-            case 'f':
-              unescaped.push_back('\f');
-              break;
-            case 'n':
-              unescaped.push_back('\n');
-              break;
-            case 'r':
-              unescaped.push_back('\r');
-              break;
-            case 't':
-              unescaped.push_back('\t');
-              break;
-            case 'v':
-              unescaped.push_back('\v');
-              break;
-            case '\'':
-              unescaped.push_back('\'');
-              break;
-            case '\\':
-              unescaped.push_back('\\');
-              break;
-            default:
-              *err = "invalid string literal: invalid escape char \\" + std::string(1, d);
-              return std::nullopt;
-          }
-          continue;
-        }
-        unescaped.push_back(q[i]);
-      }
-      if (!append(unescaped)) return std::nullopt;
-      if (++k >= tokens.size()) {
-        *err = "unexpected end of JSON path";
-        return std::nullopt;
-      }
-      if (tokens[k] != "]") {
-        *err = "expected ] but got " + tokens[k];
-        return std::nullopt;
-      }
-    } else if (tok == ".") {
-      if (++k >= tokens.size()) {
-        *err = "unexpected end of JSON path";
-        return std::nullopt;
-      }
-      if (!append(tokens[k])) return std::nullopt;
-    } else {
-      *err = "expected [ or . but got: " + tok;
-      return std::nullopt;
-    }
-  }
-  return out;
-}
-
-// The variables of a rule at a node of CEL type t.
-std::vector<Declaration> RuleVars(const TypePtr& t, bool optional_old_self) {
-  return {{"self", t}, {"oldSelf", optional_old_self ? OptionalOf(t) : t}};
-}
 
 struct CompiledRule {
   RuleSpec spec;
@@ -520,10 +291,6 @@ bool ValidateExpressions(const Node& n, const std::string& node_path, const json
   return true;
 }
 
-bool MapIsCorrelatable(const std::string& map_type) {
-  return map_type.empty() || map_type == "granular" || map_type == "atomic";
-}
-
 // The element of a map list old with the same key values as item.
 const json* CorrelateMapListItem(const json& item, const json* old,
                                  const std::vector<std::string>& keys) {
@@ -629,183 +396,15 @@ class CompiledRuleSet final : public RuleSet {
   std::unique_ptr<Node> root_;
 };
 
-// --- CRD-time checks (upstream's ValidateCustomResourceDefinitionOpenAPISchema, the CEL part) --
-
-struct CheckContext {
-  FieldErrors errors;
-  int static_errors = 0;  // rule errors that make upstream skip compiling the rules above
-};
-
-const std::vector<std::string>& SupportedReasons() {
-  static const std::vector<std::string> reasons = {"FieldValueDuplicate", "FieldValueForbidden",
-                                                   "FieldValueInvalid", "FieldValueRequired"};
-  return reasons;
-}
-
-// has_type: whether the node is reached through properties/items/additionalProperties from the
-// root (upstream's celContext), where rules are compiled; type is its CEL type.
-void CheckSchema(const json& s, const std::string& path, bool has_type, const TypePtr& type,
-                 const std::optional<std::string>& uncorrelatable, CheckContext& ctx) {
-  if (!s.is_object()) return;
-  int static_before = ctx.static_errors;
-
-  if (const json* ap = AdditionalSchema(s)) {
-    TypePtr t = has_type && type && type->kind == TypeKind::kMap ? type->elem : nullptr;
-    if (has_type && !t) t = SchemaType(*ap, BoolOr(*ap, "x-kubernetes-embedded-resource"));
-    CheckSchema(*ap, path + ".additionalProperties", has_type, t, uncorrelatable, ctx);
-  }
-  if (auto props = s.find("properties"); props != s.end() && props->is_object()) {
-    for (const auto& [k, prop] : props->items()) {
-      std::optional<std::string> unc = uncorrelatable;
-      if (!unc && !MapIsCorrelatable(StringOr(s, "x-kubernetes-map-type"))) unc = path;
-      TypePtr t;
-      if (has_type) {
-        auto esc = EscapeProperty(k);
-        if (esc && type && type->kind == TypeKind::kObject) {
-          auto f = type->fields.find(*esc);
-          if (f != type->fields.end()) t = f->second.type;
-        }
-        if (!t) t = SchemaType(prop, BoolOr(prop, "x-kubernetes-embedded-resource"));
-      }
-      CheckSchema(prop, path + ".properties[" + k + "]", has_type, t, unc, ctx);
-    }
-  }
-  if (auto n = s.find("not"); n != s.end())
-    CheckSchema(*n, path + ".not", false, nullptr, uncorrelatable, ctx);
-  for (const char* comb : {"allOf", "oneOf", "anyOf"}) {
-    auto c = s.find(comb);
-    if (c == s.end() || !c->is_array()) continue;
-    for (size_t i = 0; i < c->size(); ++i) {
-      CheckSchema((*c)[i], path + "." + comb + "[" + std::to_string(i) + "]", false, nullptr,
-                  uncorrelatable, ctx);
-    }
-  }
-  if (auto items = s.find("items"); items != s.end() && items->is_object()) {
-    std::optional<std::string> unc = uncorrelatable;
-    if (!unc && StringOr(s, "x-kubernetes-list-type") != "map") unc = path;
-    TypePtr t = has_type && type && type->kind == TypeKind::kList ? type->elem : nullptr;
-    if (has_type && !t) t = SchemaType(*items, BoolOr(*items, "x-kubernetes-embedded-resource"));
-    CheckSchema(*items, path + ".items", has_type, t, unc, ctx);
-  }
-
-  auto rules = s.find("x-kubernetes-validations");
-  if (rules == s.end() || !rules->is_array() || rules->empty()) return;
-  std::vector<RuleSpec> specs;
-  for (size_t i = 0; i < rules->size(); ++i) {
-    RuleSpec r = ReadRule((*rules)[i]);
-    specs.push_back(r);
-    std::string rp = path + ".x-kubernetes-validations[" + std::to_string(i) + "]";
-    std::string trimmed_rule = TrimSpace(r.rule);
-    std::string trimmed_msg = TrimSpace(r.message);
-    size_t before = ctx.errors.size();
-    if (trimmed_rule.empty()) {
-      ctx.errors.push_back(v::FieldRequired(rp + ".rule", "rule is not specified"));
-    } else if (!r.message.empty() && trimmed_msg.empty()) {
-      ctx.errors.push_back(
-          v::FieldInvalid(rp + ".message", r.message, "message must be non-empty if specified"));
-    } else if (HasNewlines(trimmed_msg)) {
-      ctx.errors.push_back(
-          v::FieldInvalid(rp + ".message", r.message, "message must not contain line breaks"));
-    } else if (HasNewlines(trimmed_rule) && trimmed_msg.empty()) {
-      ctx.errors.push_back(v::FieldRequired(
-          rp + ".message", "message must be specified if rule contains line breaks"));
-    }
-    if (!r.message_expression.empty() && TrimSpace(r.message_expression).empty()) {
-      ctx.errors.push_back(v::FieldRequired(rp + ".messageExpression",
-                                            "messageExpression must be non-empty if specified"));
-    }
-    if (r.reason && std::find(SupportedReasons().begin(), SupportedReasons().end(), *r.reason) ==
-                        SupportedReasons().end()) {
-      ctx.errors.push_back(v::FieldNotSupported(rp + ".reason", *r.reason, SupportedReasons()));
-    }
-    if (!r.field_path.empty() && TrimSpace(r.field_path).empty()) {
-      ctx.errors.push_back(v::FieldInvalid(rp + ".fieldPath", r.field_path,
-                                           "fieldPath must be non-empty if specified"));
-    }
-    if (HasNewlines(r.field_path)) {
-      ctx.errors.push_back(v::FieldInvalid(rp + ".fieldPath", r.field_path,
-                                           "fieldPath must not contain line breaks"));
-    }
-    if (!r.field_path.empty()) {
-      std::string err;
-      if (!ValidFieldPath(r.field_path, s, &err)) {
-        ctx.errors.push_back(
-            v::FieldInvalid(rp + ".fieldPath", r.field_path, "fieldPath must be a valid path"));
-      }
-    }
-    ctx.static_errors += static_cast<int>(ctx.errors.size() - before);
-  }
-  if (ctx.static_errors != static_before || !has_type) return;
-  if (!type) {
-    ctx.errors.push_back(v::FieldInternalError(
-        path + ".x-kubernetes-validations",
-        "rule declared on schema that does not support validation rules type: '" +
-            StringOr(s, "type") + "' x-kubernetes-preserve-unknown-fields: '" +
-            (BoolOr(s, "x-kubernetes-preserve-unknown-fields") ? "true" : "false") + "'"));
-    return;
-  }
-  for (size_t i = 0; i < specs.size(); ++i) {
-    const RuleSpec& r = specs[i];
-    std::string rp = path + ".x-kubernetes-validations[" + std::to_string(i) + "]";
-    if (TrimSpace(r.rule).empty()) continue;
-    bool opt = r.optional_old_self.value_or(false);
-    CompileResult c = CompileExpression(r.rule, RuleVars(type, opt));
-    bool uses_old_self = false;
-    if (!c.program) {
-      FieldError e =
-          v::FieldInvalid(rp + ".rule", GoRuleString(r), "compilation failed: " + c.errors);
-      e.value_form = v::ValueForm::kVerbatim;
-      ctx.errors.push_back(e);
-      continue;
-    }
-    if (c.program->result_type->kind != TypeKind::kBool) {
-      FieldError e =
-          v::FieldInvalid(rp + ".rule", GoRuleString(r), "cel expression must evaluate to a bool");
-      e.value_form = v::ValueForm::kVerbatim;
-      ctx.errors.push_back(e);
-      continue;
-    }
-    uses_old_self = c.program->uses_old_self;
-    if (!r.message_expression.empty()) {
-      CompileResult m = CompileExpression(r.message_expression, RuleVars(type, opt));
-      std::string detail;
-      if (!m.program) {
-        detail = "messageExpression compilation failed: " + m.errors;
-      } else if (m.program->result_type->kind != TypeKind::kString) {
-        detail = "messageExpression must evaluate to a string";
-      }
-      if (!detail.empty()) {
-        FieldError e = v::FieldInvalid(rp + ".messageExpression", GoRuleString(r), detail);
-        e.value_form = v::ValueForm::kVerbatim;
-        ctx.errors.push_back(e);
-      }
-    }
-    if (uses_old_self) {
-      if (uncorrelatable) {
-        ctx.errors.push_back(v::FieldInvalid(
-            rp + ".rule", r.rule,
-            "oldSelf cannot be used on the uncorrelatable portion of the schema within " +
-                *uncorrelatable));
-      }
-    } else if (r.optional_old_self) {
-      FieldError e =
-          v::FieldInvalid(rp + ".optionalOldSelf", *r.optional_old_self ? "true" : "false",
-                          "may not be set if oldSelf is not used in rule");
-      e.value_form = v::ValueForm::kVerbatim;
-      ctx.errors.push_back(e);
-    }
-  }
-}
-
 }  // namespace
 
 std::expected<std::shared_ptr<const RuleSet>, FieldErrors> Compile(const json& schema,
-                                                                   const std::string& schema_path) {
+                                                                   const std::string& schema_path,
+                                                                   const CompileOptions& options) {
   if (!schema.is_object()) return std::make_shared<CompiledRuleSet>(nullptr);
   TypePtr root_type = SchemaType(schema, true);
-  CheckContext ctx;
-  CheckSchema(schema, schema_path, true, root_type, std::nullopt, ctx);
-  if (!ctx.errors.empty()) return std::unexpected(std::move(ctx.errors));
+  FieldErrors errors = rules_internal::CheckRules(schema, schema_path, root_type, options);
+  if (!errors.empty()) return std::unexpected(std::move(errors));
   return std::make_shared<CompiledRuleSet>(BuildNode(schema, schema, true, root_type));
 }
 

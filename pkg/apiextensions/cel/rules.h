@@ -26,12 +26,24 @@ class RuleSet {
   virtual FieldErrors Validate(const nlohmann::json& object, const nlohmann::json* old) const = 0;
 };
 
+struct CompileOptions {
+  // CRD validation: refuse rules and messageExpressions whose estimated cost (times the
+  // number of times they can run for one object) exceeds 10,000,000, and schemas whose rules
+  // together exceed 100,000,000 (upstream's messages, after every other error). Serving a
+  // stored CRD does not estimate.
+  bool estimate_costs = false;
+  // An update that leaves this schema as it was: the per-expression limits are not enforced,
+  // the total for the schema still is (upstream's suppressPerExpressionCost).
+  bool suppress_per_expression_cost = false;
+};
+
 // Compiles every rule of `schema` (a CRD version's openAPIV3Schema). schema_path is where the
 // schema sits in the CRD, for the errors: "spec.versions[0].schema.openAPIV3Schema". A rule
 // that does not compile is an error at
 // "<schema_path>.properties[spec].x-kubernetes-validations[0].rule" (upstream's message); a schema
 // without rules compiles to a RuleSet that accepts everything.
-std::expected<std::shared_ptr<const RuleSet>, FieldErrors> Compile(const nlohmann::json& schema,
-                                                                   const std::string& schema_path);
+std::expected<std::shared_ptr<const RuleSet>, FieldErrors> Compile(
+    const nlohmann::json& schema, const std::string& schema_path,
+    const CompileOptions& options = {});
 
 }  // namespace apiextensions::cel

@@ -1,13 +1,17 @@
 #include "pkg/apiextensions/cel/schema_types.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "pkg/apiextensions/cel/functions.h"
+#include "pkg/apiextensions/cel/limits.h"
 
 namespace apiextensions::cel {
 
@@ -34,18 +38,87 @@ bool BoolOr(const json& j, const char* key) {
   return it != j.end() && it->is_boolean() && it->get<bool>();
 }
 
+// A fresh type of the given kind with its sizes (schema nodes do not share types: each has
+// the sizes of its own schema).
+std::shared_ptr<Type> SizedType(TypeKind kind, int64_t max_elements, int64_t min_size) {
+  auto t = std::make_shared<Type>();
+  t->kind = kind;
+  t->max_elements = max_elements;
+  t->min_serialized_size = min_size;
+  return t;
+}
+
+int64_t ZeroIfNegative(int64_t v) { return v < 0 ? 0 : v; }
+
+// An integer keyword (maxLength, maxItems, maxProperties), when set.
+std::optional<int64_t> IntOf(const json& s, const char* key) {
+  auto it = s.find(key);
+  if (it == s.end() || !it->is_number()) return std::nullopt;
+  if (it->is_number_unsigned()) {
+    uint64_t u = it->get<uint64_t>();
+    return u > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(u);
+  }
+  if (it->is_number_integer()) return it->get<int64_t>();
+  return static_cast<int64_t>(it->get<double>());
+}
+
+// maxLength counts code points; a code point takes up to 4 bytes.
+int64_t FromMaxLength(int64_t max_length) {
+  return static_cast<int64_t>(static_cast<uint64_t>(ZeroIfNegative(max_length)) * 4);
+}
+
+// The longest string a request can hold ("" excluded).
+constexpr int64_t kMaxStringLengthPerRequest = kMaxRequestSizeBytes - 2;
+
+// The byte length of the longest string enum value.
+int64_t MaxEnumLength(const json& s) {
+  int64_t max = 0;
+  auto e = s.find("enum");
+  if (e == s.end() || !e->is_array()) return 0;
+  for (const auto& v : *e) {
+    if (v.is_string())
+      max = std::max(max, static_cast<int64_t>(v.get_ref<const std::string&>().size()));
+  }
+  return max;
+}
+
+bool HasEnum(const json& s) {
+  auto e = s.find("enum");
+  return e != s.end() && e->is_array() && !e->empty();
+}
+
 TypePtr StringTypeOf(const json& s) {
   std::string format = StringOr(s, "format");
-  if (format == "byte") return BytesType();
-  if (format == "duration") return DurationType();
-  if (format == "date-time") return TimestampType();
+  std::optional<int64_t> max_length = IntOf(s, "maxLength");
+  if (format == "byte") {
+    return SizedType(TypeKind::kBytes,
+                     max_length ? ZeroIfNegative(*max_length) : kMaxStringLengthPerRequest,
+                     kMinStringSize);
+  }
+  // The formatted strings are bounded by their format, whatever maxLength says.
+  if (format == "duration") {
+    return SizedType(TypeKind::kDuration, kMaxDurationSizeJSON, kMinDurationSizeJSON);
+  }
+  if (format == "date-time") {
+    return SizedType(TypeKind::kTimestamp, kMaxDatetimeSizeJSON, kMinDatetimeSizeJSON);
+  }
   if (format == "date") {
-    auto t = std::make_shared<Type>();
-    t->kind = TypeKind::kTimestamp;
+    auto t = SizedType(TypeKind::kTimestamp, kJSONDateSize, kJSONDateSize);
     t->name = "date";
     return t;
   }
-  return StringType();
+  int64_t max = kMaxStringLengthPerRequest;
+  if (max_length) {
+    max = FromMaxLength(*max_length);
+  } else if (HasEnum(s)) {
+    max = MaxEnumLength(s);
+  }
+  return SizedType(TypeKind::kString, max, kMinStringSize);
+}
+
+bool HasDefault(const json& s) {
+  auto d = s.find("default");
+  return d != s.end() && !d->is_null();
 }
 
 bool IsStringProp(const json& props, const char* name) {
@@ -116,15 +189,25 @@ std::optional<std::string> EscapeProperty(std::string_view ident) {
 
 TypePtr SchemaType(const json& s, bool resource_root) {
   if (!s.is_object()) return nullptr;
-  if (BoolOr(s, "x-kubernetes-int-or-string")) return DynType();
+  if (BoolOr(s, "x-kubernetes-int-or-string")) {
+    std::optional<int64_t> max_length = IntOf(s, "maxLength");
+    return SizedType(TypeKind::kDyn,
+                     max_length ? FromMaxLength(*max_length) : kMaxStringLengthPerRequest,
+                     kMinDynSize);
+  }
   std::string type = StringOr(s, "type");
   if (type == "array") {
     auto items = s.find("items");
     if (items == s.end() || !items->is_object()) return nullptr;
     TypePtr elem = SchemaType(*items, BoolOr(*items, "x-kubernetes-embedded-resource"));
     if (!elem) return nullptr;
-    auto t = std::make_shared<Type>();
-    t->kind = TypeKind::kList;
+    std::optional<int64_t> max_items = IntOf(s, "maxItems");
+    // Without maxItems: as many of the smallest items as a request holds ("[" and "]" aside,
+    // each with a comma).
+    auto t = SizedType(TypeKind::kList,
+                       max_items ? ZeroIfNegative(*max_items)
+                                 : (kMaxRequestSizeBytes - 2) / (elem->min_serialized_size + 1),
+                       2);
     t->elem = elem;
     std::string lt = StringOr(s, "x-kubernetes-list-type");
     if (lt == "set") t->list_type = ListType::kSet;
@@ -144,16 +227,24 @@ TypePtr SchemaType(const json& s, bool resource_root) {
     if (ap != s.end() && ap->is_object()) {
       TypePtr elem = SchemaType(*ap, BoolOr(*ap, "x-kubernetes-embedded-resource"));
       if (!elem) return nullptr;
-      return MapOf(StringType(), elem);
+      std::optional<int64_t> max_props = IntOf(s, "maxProperties");
+      // Without maxProperties: as many of the smallest entries ("":v,) as a request holds.
+      auto t = SizedType(TypeKind::kMap,
+                         max_props ? ZeroIfNegative(*max_props)
+                                   : (kMaxRequestSizeBytes - 2) / (elem->min_serialized_size + 6),
+                         2);
+      t->key = StringType();  // keys have no size estimate: upstream's shared string type
+      t->elem = elem;
+      return t;
     }
-    auto t = std::make_shared<Type>();
-    t->kind = TypeKind::kObject;
+    auto t = SizedType(TypeKind::kObject, 0, 2);
+    // Property name -> its type and whether a default fills it in (for the smallest size).
+    std::map<std::string, std::pair<TypePtr, bool>> members;
     auto props = s.find("properties");
     if (props != s.end() && props->is_object()) {
       for (const auto& [name, prop] : props->items()) {
         TypePtr ft = SchemaType(prop, BoolOr(prop, "x-kubernetes-embedded-resource"));
-        if (!ft) continue;
-        if (auto esc = EscapeProperty(name)) t->fields[*esc] = FieldType{name, ft};
+        if (ft) members[name] = {ft, HasDefault(prop)};
       }
     }
     if (resource_root) {
@@ -170,22 +261,38 @@ TypePtr SchemaType(const json& s, bool resource_root) {
         }
       }
       if (!complete) {
-        t->fields["kind"] = FieldType{"kind", StringType()};
-        t->fields["apiVersion"] = FieldType{"apiVersion", StringType()};
-        auto meta = std::make_shared<Type>();
-        meta->kind = TypeKind::kObject;
-        meta->fields["name"] = FieldType{"name", StringType()};
-        meta->fields["generateName"] = FieldType{"generateName", StringType()};
-        t->fields["metadata"] = FieldType{"metadata", meta};
+        auto plain = [] {
+          return SizedType(TypeKind::kString, kMaxStringLengthPerRequest, kMinStringSize);
+        };
+        auto meta = SizedType(TypeKind::kObject, 0, 2);
+        meta->fields["name"] = FieldType{"name", plain()};
+        meta->fields["generateName"] = FieldType{"generateName", plain()};
+        members["kind"] = {plain(), false};
+        members["apiVersion"] = {plain(), false};
+        members["metadata"] = {meta, false};
+      }
+    }
+    std::set<std::string> required;
+    if (auto req = s.find("required"); req != s.end() && req->is_array()) {
+      for (const auto& r : *req) {
+        if (r.is_string()) required.insert(r.get<std::string>());
+      }
+    }
+    for (const auto& [name, member] : members) {
+      const auto& [ft, has_default] = member;
+      if (auto esc = EscapeProperty(name)) t->fields[*esc] = FieldType{name, ft};
+      // "{}" plus each required property a default does not fill in: "name":value,
+      if (required.contains(name) && !has_default) {
+        t->min_serialized_size += static_cast<int64_t>(name.size()) + ft->min_serialized_size + 4;
       }
     }
     return t;
   }
   if (resource_root && type.empty()) return nullptr;
   if (type == "string") return StringTypeOf(s);
-  if (type == "boolean") return BoolType();
-  if (type == "number") return DoubleType();
-  if (type == "integer") return IntType();
+  if (type == "boolean") return SizedType(TypeKind::kBool, 0, kMinBoolSize);
+  if (type == "number") return SizedType(TypeKind::kDouble, 0, kMinNumberSize);
+  if (type == "integer") return SizedType(TypeKind::kInt, 0, kMinNumberSize);
   return nullptr;
 }
 

@@ -20,7 +20,10 @@ std::optional<std::string> EscapeProperty(std::string_view name);
 
 // The CEL type of a schema node, nullptr when the node is not visible to CEL (no type,
 // array without items, ...). resource_root adds apiVersion, kind and metadata.name /
-// metadata.generateName as upstream's WithTypeAndObjectMeta does.
+// metadata.generateName as upstream's WithTypeAndObjectMeta does. Every node of the result
+// carries upstream's size estimates (Type::max_elements from maxLength, maxItems,
+// maxProperties, string enums and formats, else from the largest request;
+// Type::min_serialized_size from the kind and the required properties).
 TypePtr SchemaType(const nlohmann::json& schema, bool resource_root);
 
 // The CEL value of a JSON value of type t (nullptr or dyn: by the JSON kind).

@@ -156,6 +156,12 @@ struct Type {
   std::map<std::string, FieldType> fields;  // object: escaped CEL name -> field
   ListType list_type = ListType::kAtomic;   // list from a schema
   std::vector<std::string> map_keys;
+  // Types of schema nodes (SchemaType) carry what the static cost estimator needs: the most
+  // elements a value can have (characters or bytes of a string, items of a list, entries of
+  // a map; 0 for other kinds) and the size of the smallest JSON encoding of a value. Types
+  // that do not come from a schema leave both 0.
+  int64_t max_elements = 0;
+  int64_t min_serialized_size = 0;
 };
 
 TypePtr DynType();

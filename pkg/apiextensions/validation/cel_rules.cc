@@ -1,6 +1,7 @@
 // x-kubernetes-validations: what upstream checks of each rule before compiling it (rule,
 // message, messageExpression, reason, fieldPath), and the compilation itself, by
-// apiextensions::cel (which also checks where oldSelf may be used, and rule costs).
+// apiextensions::cel (which also checks where oldSelf may be used, and the rules' estimated
+// costs).
 
 #include <algorithm>
 
@@ -85,8 +86,11 @@ void ValidateRuleShapes(const json& schema, const std::string& path, FieldErrors
   }
 }
 
-void CompileRules(const json& schema, const std::string& schema_path, FieldErrors& errors) {
-  auto compiled = apiextensions::cel::Compile(schema, schema_path);
+void CompileRules(const json& schema, const std::string& schema_path,
+                  bool suppress_per_expression_cost, FieldErrors& errors) {
+  auto compiled = apiextensions::cel::Compile(
+      schema, schema_path,
+      {.estimate_costs = true, .suppress_per_expression_cost = suppress_per_expression_cost});
   if (compiled) return;
   for (FieldError& e : compiled.error()) errors.push_back(std::move(e));
 }

@@ -93,8 +93,11 @@ void ValidateSpec(const Crd& crd, Options options, FieldErrors& errors) {
     const std::string path = Index("spec.versions", ver.index);
     ValidateVersionName(ver, errors);
     ValidateDeprecationWarning(ver, errors);
+    Options version_options = options;
+    version_options.suppress_per_expression_cost =
+        options.versions_with_unchanged_schemas.contains(ver.name);
     ValidateCustomResourceValidation(ver.has_schema, ver.schema,
-                                     HasStatus(SubresourcesFor(crd, ver)), options,
+                                     HasStatus(SubresourcesFor(crd, ver)), version_options,
                                      Child(path, "schema"), errors);
     ValidateSubresources(ver.subresources, Child(path, "subresources"), errors);
     if (ver.columns != nullptr) {
@@ -115,8 +118,12 @@ void ValidateSpec(const Crd& crd, Options options, FieldErrors& errors) {
   ValidateRequiredNames(crd, errors);
   ValidateNames(crd.names, "spec.names", errors);
 
+  // The hoisted schema is the first version's (upstream keys it by spec.version).
+  Options hoisted_options = options;
+  hoisted_options.suppress_per_expression_cost =
+      options.versions_with_unchanged_schemas.contains(crd.version);
   ValidateCustomResourceValidation(crd.has_validation, crd.validation_schema, AnyStatusEnabled(crd),
-                                   options, "spec.validation", errors);
+                                   hoisted_options, "spec.validation", errors);
   ValidateSubresources(crd.subresources, "spec.subresources", errors);
   if (crd.columns != nullptr) {
     for (size_t j = 0; j < crd.columns->size(); ++j) {

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -103,6 +104,9 @@ Crd View(const nlohmann::json& crd);
 
 // %#v of the internal spec.versions.
 std::string GoVersions(const Crd& crd);
+// Whether two versions' "schema" members (CustomResourceValidation, null when absent) are
+// Semantic.DeepEqual as upstream's internal form.
+bool SameValidation(const nlohmann::json* a, const nlohmann::json* b);
 
 // ---- options (upstream's validationOptions) ---------------------------------------------
 
@@ -117,6 +121,11 @@ struct Options {
   bool require_atomic_set_type = true;
   bool require_map_list_keys_map_set_validation = true;
   bool allow_invalid_ca_bundle = true;
+  // Update: the versions whose schema the update leaves as it was (upstream's
+  // findVersionsWithUnchangedSchemas), and whether the schema being validated is one of them
+  // (suppressPerExpressionCost: its rules' per-expression cost limits are not enforced).
+  std::set<std::string> versions_with_unchanged_schemas;
+  bool suppress_per_expression_cost = false;
 };
 
 // ---- the checks, by file ------------------------------------------------------------------
@@ -196,9 +205,10 @@ bool HasValidConversionReviewVersionOrEmpty(const Crd& crd);
 // The checks upstream makes of each rule before compiling (errors of the schema, not of CEL).
 void ValidateRuleShapes(const nlohmann::json& schema, const std::string& path, FieldErrors& errors);
 // Compiles the schema's rules (apiextensions::cel, which also decides where oldSelf may be
-// used) and reports what does not compile.
+// used and checks their estimated costs) and reports what does not compile or costs too
+// much; suppress_per_expression_cost as Options says.
 void CompileRules(const nlohmann::json& schema, const std::string& schema_path,
-                  FieldErrors& errors);
+                  bool suppress_per_expression_cost, FieldErrors& errors);
 
 // update.cc: the options an update is validated with, and its immutable fields.
 bool Established(const nlohmann::json& crd);

@@ -544,7 +544,9 @@ void ValidateCustomResourceValidation(bool has_validation, const json* schema, b
   for (FieldError& e : schema_errors) errors.push_back(std::move(e));
   // Upstream compiles the rules of a part of the schema only when that part has no other
   // errors; here the rules are compiled together, when the whole schema has none.
-  if (rules_may_compile && schema_ok) CompileRules(*schema, schema_path, errors);
+  if (rules_may_compile && schema_ok) {
+    CompileRules(*schema, schema_path, options.suppress_per_expression_cost, errors);
+  }
 
   if (errors.empty()) errors = std::move(conversion_errors);
   for (FieldError& e : errors) out.push_back(std::move(e));

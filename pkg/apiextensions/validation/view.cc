@@ -243,6 +243,10 @@ Crd View(const json& crd) {
   return view;
 }
 
+bool SameValidation(const json* a, const json* b) {
+  return CanonicalValidation(a) == CanonicalValidation(b);
+}
+
 std::string GoVersions(const Crd& crd) {
   // Go prints a set pointer as its address, which no rendering here can match; a fixed
   // stand-in keeps the message deterministic.

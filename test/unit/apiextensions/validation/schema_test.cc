@@ -298,8 +298,9 @@ TEST_CASE("CRD schema: x-kubernetes-validations rules are well formed", "[crd-va
 TEST_CASE("CRD schema: oldSelf only where old and new values correlate", "[crd-validation]") {
   const std::string list = At(".properties[spec].properties[list]");
   CHECK(
-      ErrorsOfSpec(R"({"type": "object", "properties": {"list": {"type": "array",
-      "items": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}})") ==
+      ErrorsOfSpec(R"({"type": "object", "properties": {"list": {"type": "array", "maxItems": 10,
+      "items": {"type": "string", "maxLength": 10,
+                "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}})") ==
       Strings{
           list +
           R"(.items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within )" +
@@ -307,7 +308,8 @@ TEST_CASE("CRD schema: oldSelf only where old and new values correlate", "[crd-v
   // Items of map lists correlate; names in strings and fields called oldSelf are no use.
   CHECK(ErrorsOfSpec(R"({"type": "object", "properties": {"list": {"type": "array",
       "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"],
-      "items": {"type": "object", "required": ["k"], "properties": {"k": {"type": "string"}},
+      "items": {"type": "object", "required": ["k"],
+                "properties": {"k": {"type": "string", "maxLength": 10}},
                 "x-kubernetes-validations": [{"rule": "self.k == oldSelf.k"}]}},
       "atomic": {"type": "array", "items": {"type": "object",
                 "properties": {"oldSelf": {"type": "string"}},
