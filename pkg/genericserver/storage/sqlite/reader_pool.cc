@@ -17,7 +17,8 @@ StorageError Closed() { return UnreachableError("storage is closed"); }
 
 ReaderPool::ReaderPool(std::string path, size_t threads)
     : path_(std::move(path)), inline_(threads == 0) {
-  for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { Loop(); });
+  for (size_t i = 0; i < threads; ++i) wake_.push_back(std::make_unique<std::condition_variable>());
+  for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this, i] { Loop(i); });
 }
 
 ReaderPool::~ReaderPool() { Stop(); }
@@ -39,8 +40,11 @@ void ReaderPool::Submit(Task task) {
   }
   if (!inline_) {
     tasks_.push_back(std::move(task));
+    if (idle_threads_.empty()) return;  // a busy thread takes it when it is done
+    const size_t last = idle_threads_.back();
+    idle_threads_.pop_back();
     lock.unlock();
-    cv_.notify_one();
+    wake_[last]->notify_one();
     return;
   }
   // No threads: on the caller's thread, with an idle connection or a new one.
@@ -63,13 +67,19 @@ void ReaderPool::Submit(Task task) {
   idle_.push_back(std::move(conn));
 }
 
-void ReaderPool::Loop() {
+void ReaderPool::Loop(size_t index) {
   std::unique_ptr<Connection> conn;  // this thread's, opened on first use
   for (;;) {
     Task task;
     {
       std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
+      // Idle: on the stack until a task picks this thread (or another thread took the
+      // task first, and this one goes back on the stack).
+      while (!stopping_ && tasks_.empty()) {
+        idle_threads_.push_back(index);
+        wake_[index]->wait(lock);
+        std::erase(idle_threads_, index);
+      }
       if (tasks_.empty()) break;  // stopping, and nothing left
       task = std::move(tasks_.front());
       tasks_.pop_front();
@@ -95,7 +105,7 @@ void ReaderPool::Stop() {
     left.swap(tasks_);
     threads.swap(threads_);
   }
-  cv_.notify_all();
+  for (auto& wake : wake_) wake->notify_all();
   for (Task& task : left) task(nullptr, Closed());
   for (std::thread& t : threads) t.join();
   std::lock_guard lock(mu_);
