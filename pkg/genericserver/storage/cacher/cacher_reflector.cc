@@ -50,8 +50,7 @@ void Cacher::State::Reset(const ListResult& list) {
   watchers.clear();
   revision = list.revision;
   oldest = list.revision;
-  ready = true;
-  WakeWaiters();
+  // Not ready yet: that waits for the watch (Reflect).
 }
 
 void Cacher::State::Apply(const WatchEvent& e) {
@@ -118,6 +117,10 @@ Awaitable<void> Cacher::State::Reflect() {
         co_return;
       }
       upstream = watch->get();
+      // Ready only once the watch runs: before, the cache could not catch up, and a
+      // consistent read could not ask it for progress (it went to the storage instead).
+      ready = true;
+      WakeWaiters();
     }
     for (;;) {
       auto event = co_await (*watch)->Next();
