@@ -4,7 +4,9 @@
 //  2. a list of 10,000 objects, from each backend and from the watch cache;
 //  3. watch fan-out: 1,000 watchers on one prefix, delivery latency, through the watch
 //     cache against 1,000 watchers on the store itself;
-//  4. compaction of a long history while 16 writers write: the worst write latency.
+//  4. compaction of a long history while 16 writers write: the worst write latency;
+//  5. reads of one key by 1 and 16 concurrent readers: sqlite's reads on its reader
+//     threads against the same reads on the I/O threads (sqlite-inline, the old way).
 // Usage: storage_bench [--quick] [--only=N] [--backends=a,b]   (results: bench/README.md)
 #include <utility>  // before Asio
 
@@ -186,6 +188,47 @@ void Populate(net::io_context& io, Interface& store, const std::string& prefix, 
   while (done < writers) std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
+// `readers` coroutines reading one key each (of prefix, as Populate made them) for
+// `duration`; a consistent Get goes to the backend.
+WriteResult Reads(net::io_context& io, Interface& store, const std::string& prefix, int readers,
+                  Clock::duration duration) {
+  std::mutex mu;
+  std::vector<double> latencies;
+  std::atomic<int> done{0}, failed{0};
+  const auto end = Clock::now() + duration;
+  const auto start = Clock::now();
+  for (int r = 0; r < readers; ++r) {
+    net::co_spawn(
+        net::make_strand(io),
+        [&, r]() -> Awaitable<void> {
+          std::vector<double> mine;
+          const std::string key = prefix + std::to_string(100000 + r);
+          while (Clock::now() < end) {
+            storage::GetOptions newest;
+            const auto t0 = Clock::now();
+            auto got = co_await store.Get(key, newest);
+            if (got) {
+              mine.push_back(Seconds(Clock::now() - t0) * 1000);
+            } else {
+              ++failed;
+            }
+          }
+          std::lock_guard lock(mu);
+          latencies.insert(latencies.end(), mine.begin(), mine.end());
+          ++done;
+        },
+        net::detached);
+  }
+  while (done < readers) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (failed) std::printf("  (%d reads failed)\n", failed.load());
+  WriteResult out;
+  out.ops_per_second = latencies.size() / Seconds(Clock::now() - start);
+  out.p50_ms = Percentile(latencies, 0.50);
+  out.p99_ms = Percentile(latencies, 0.99);
+  out.max_ms = latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end());
+  return out;
+}
+
 double ListMillis(net::io_context& io, Interface& store, const std::string& prefix, size_t want) {
   std::vector<double> times;
   for (int i = 0; i < 5; ++i) {
@@ -263,10 +306,12 @@ FanOut WatchFanOut(net::io_context& io, Interface& watched, Interface& writer,
   return {Percentile(latencies, 0.5), Percentile(latencies, 0.99), latencies.size()};
 }
 
-std::shared_ptr<storage::SqliteKV> OpenSqlite(const std::string& path, size_t max_batch) {
+std::shared_ptr<storage::SqliteKV> OpenSqlite(const std::string& path, size_t max_batch,
+                                              size_t reader_threads = 4) {
   storage::SqliteOptions o;
   o.path = path;
   o.max_batch = max_batch;
+  o.reader_threads = reader_threads;
   if (no_checkpoint) o.checkpoint_interval = std::chrono::hours(1);
   if (const char* ms = getenv("KAS_CHECKPOINT_MS"))
     o.checkpoint_interval = std::chrono::milliseconds(atoi(ms));
@@ -308,6 +353,9 @@ int main(int argc, char** argv) {
   };
   add("sqlite", OpenSqlite(dir + "/group.db", 1000));
   add("sqlite-1", OpenSqlite(dir + "/single.db", 1));
+  // Reads on the caller's (I/O) thread: the reference of parts 2 and 5 only.
+  if (only == 0 || only == 2 || only == 5)
+    add("sqlite-inline", OpenSqlite(dir + "/inline.db", 1000, 0));
   if (etcd_kv) {
     add("etcd3", etcd_kv);
   } else {
@@ -330,6 +378,7 @@ int main(int argc, char** argv) {
     std::map<std::pair<std::string, int>, WriteResult> writes;
     for (int writers : {1, 16, 64}) {
       for (auto& b : backends) {
+        if (b.name == "sqlite-inline") continue;  // writes as sqlite's
         auto before = Await(io, b.kv->Stats());
         auto r =
             Writes(io, *b.store, "/bench/w" + std::to_string(writers) + "/", writers, duration);
@@ -381,6 +430,10 @@ int main(int argc, char** argv) {
     if (lists.count("etcd3") && lists.count("sqlite")) {
       std::printf("\nsqlite / etcd3 list time: %.2fx; watch cache / etcd3: %.3fx\n",
                   lists["sqlite"] / lists["etcd3"], lists["watch cache"] / lists["etcd3"]);
+    }
+    if (lists.count("sqlite-inline") && lists.count("sqlite")) {
+      std::printf("sqlite (reader threads) / sqlite-inline (I/O threads) list time: %.2fx\n",
+                  lists["sqlite"] / lists["sqlite-inline"]);
     }
   }
 
@@ -456,6 +509,32 @@ int main(int argc, char** argv) {
       std::printf("\nworst write delay added by compaction: %.2f ms (target: under 50 ms)\n",
                   std::max(0.0, during.max_ms - baseline.max_ms));
     }
+  }
+
+  if ((only == 0 || only == 5) && find("sqlite") && find("sqlite-inline")) {
+    std::printf(
+        "\n## 5. Reads of one key (Store::Get, consistent: each a read of the backend), %.1f s "
+        "each\n\n| backend | readers | reads/s | p50 ms | p99 ms | max ms |\n"
+        "|---|---|---|---|---|---|\n",
+        Seconds(duration));
+    std::map<std::pair<std::string, int>, WriteResult> reads;
+    for (int readers : {1, 16}) {
+      for (const char* name : {"sqlite", "sqlite-inline"}) {
+        Backend& b = *find(name);
+        Populate(io, *b.store, "/bench/read/", readers);
+        auto r = Reads(io, *b.store, "/bench/read/", readers, duration);
+        reads[{name, readers}] = r;
+        std::printf("| %s | %d | %.0f | %.3f | %.3f | %.2f |\n", name, readers, r.ops_per_second,
+                    r.p50_ms, r.p99_ms, r.max_ms);
+        std::fflush(stdout);
+      }
+    }
+    std::printf("\n| ratio sqlite / sqlite-inline | 1 reader | 16 readers |\n|---|---|---|\n");
+    std::printf("| reads/s | %.2fx | %.2fx |\n",
+                reads[{"sqlite", 1}].ops_per_second /
+                    std::max(1.0, reads[{"sqlite-inline", 1}].ops_per_second),
+                reads[{"sqlite", 16}].ops_per_second /
+                    std::max(1.0, reads[{"sqlite-inline", 16}].ops_per_second));
   }
 
   for (auto& b : backends) {

@@ -2,20 +2,20 @@
 // A queue with many producers on any thread and one consumer coroutine. Bounded: a
 // push past the capacity closes the queue with `overflowed()` set, so a consumer that
 // cannot keep up is cut off instead of growing memory without bound.
-// Include from .cc files only (it pulls in Asio timers).
+//
+// Thread-safety: Push, Close, CloseNow, overflowed and size from any thread, at any
+// time. Pop from one coroutine at a time, on any executor: a strand, a one-thread
+// io_context or a bare io_context run by several threads (the wake-up is a Wakeup,
+// wakeup.h: nothing is lost, the consumer's timer is only touched under a mutex, and
+// the queue refers to the consumer's executor only while a Pop waits).
 
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
 
-#include <boost/asio/post.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
-
 #include "pkg/genericserver/server/awaitable.h"
+#include "pkg/genericserver/storage/wakeup.h"
 
 namespace storage {
 
@@ -26,32 +26,40 @@ class AsyncQueue : public std::enable_shared_from_this<AsyncQueue<T>> {
 
   // False when the queue is closed (or just overflowed and closed).
   bool Push(T item) {
-    std::unique_lock lock(mu_);
-    if (closed_) return false;
-    if (items_.size() >= capacity_) {
-      overflowed_ = true;
-      closed_ = true;
-      Wake(lock);
-      return false;
+    bool accepted = false;
+    {
+      std::lock_guard lock(mu_);
+      if (closed_) return false;
+      if (items_.size() >= capacity_) {
+        overflowed_ = true;
+        closed_ = true;
+      } else {
+        items_.push_back(std::move(item));
+        accepted = true;
+      }
     }
-    items_.push_back(std::move(item));
-    Wake(lock);
-    return true;
+    wakeup_.Notify();
+    return accepted;
   }
 
   // No more pushes; the consumer gets what is queued, then std::nullopt.
   void Close() {
-    std::unique_lock lock(mu_);
-    closed_ = true;
-    Wake(lock);
+    {
+      std::lock_guard lock(mu_);
+      closed_ = true;
+    }
+    wakeup_.Notify();
   }
 
   // Also drops what is queued.
   void CloseNow() {
-    std::unique_lock lock(mu_);
-    closed_ = true;
-    items_.clear();
-    Wake(lock);
+    std::deque<T> dropped;  // destroyed outside the lock
+    {
+      std::lock_guard lock(mu_);
+      closed_ = true;
+      dropped.swap(items_);
+    }
+    wakeup_.Notify();
   }
 
   bool overflowed() const {
@@ -59,16 +67,10 @@ class AsyncQueue : public std::enable_shared_from_this<AsyncQueue<T>> {
     return overflowed_;
   }
 
-  // The next item, or std::nullopt once closed and drained. One consumer at a time,
-  // running on a strand (or a one-thread io_context): the wake-up is posted to the
-  // consumer's executor and must not run between the check and the wait below.
+  // The next item, or std::nullopt once closed and drained. One consumer at a time.
   Awaitable<std::optional<T>> Pop() {
     auto self = this->shared_from_this();  // producers may drop their references meanwhile
-    auto executor = co_await boost::asio::this_coro::executor;
     for (;;) {
-      // A timer per wait, known to producers only weakly: the queue never keeps the
-      // consumer's executor (and so its io_context) referenced after the wait.
-      auto timer = std::make_shared<boost::asio::steady_timer>(executor);
       {
         std::lock_guard lock(mu_);
         if (!items_.empty()) {
@@ -77,11 +79,9 @@ class AsyncQueue : public std::enable_shared_from_this<AsyncQueue<T>> {
           co_return item;
         }
         if (closed_) co_return std::nullopt;
-        timer->expires_at(std::chrono::steady_clock::time_point::max());
-        waiting_ = timer;
       }
-      boost::system::error_code ec;
-      co_await timer->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+      // A push after the check above wakes this wait, even before it starts.
+      co_await wakeup_.Wait();
     }
   }
 
@@ -91,20 +91,12 @@ class AsyncQueue : public std::enable_shared_from_this<AsyncQueue<T>> {
   }
 
  private:
-  // The timer belongs to the consumer's executor: cancel it there, never from here.
-  void Wake(std::unique_lock<std::mutex>& lock) {
-    auto timer = waiting_.lock();
-    waiting_.reset();
-    lock.unlock();
-    if (timer) boost::asio::post(timer->get_executor(), [timer] { timer->cancel(); });
-  }
-
   const size_t capacity_;
   mutable std::mutex mu_;
   std::deque<T> items_;
   bool closed_ = false;
   bool overflowed_ = false;
-  std::weak_ptr<boost::asio::steady_timer> waiting_;
+  Wakeup wakeup_;
 };
 
 }  // namespace storage

@@ -3,11 +3,8 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
+#include "pkg/genericserver/storage/wakeup.h"
 #include "pkg/util/log.h"
 
 namespace storage {
@@ -16,7 +13,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Compactor::State : std::enable_shared_from_this<Compactor::State> {
   State(std::shared_ptr<Interface> s, CompactorOptions o, boost::asio::io_context& io)
-      : storage(std::move(s)), options(o), timer(boost::asio::make_strand(io)) {}
+      : storage(std::move(s)), options(o), executor(io.get_executor()) {}
 
   Awaitable<void> Loop() {
     auto self = shared_from_this();
@@ -26,9 +23,7 @@ struct Compactor::State : std::enable_shared_from_this<Compactor::State> {
         std::lock_guard lock(mu);
         if (stopped) co_return;
       }
-      timer.expires_after(options.interval);
-      boost::system::error_code ec;
-      co_await timer.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+      co_await stop.Wait(Clock::now() + options.interval);
       {
         std::lock_guard lock(mu);
         if (stopped) co_return;
@@ -62,7 +57,8 @@ struct Compactor::State : std::enable_shared_from_this<Compactor::State> {
 
   std::shared_ptr<Interface> storage;
   const CompactorOptions options;
-  boost::asio::steady_timer timer;
+  boost::asio::io_context::executor_type executor;
+  Wakeup stop;  // notified by Stop()
   mutable std::mutex mu;
   bool stopped = false;
   int64_t compacted = 0;
@@ -84,14 +80,14 @@ Compactor::Compactor(std::shared_ptr<Interface> storage, CompactorOptions option
 Compactor::~Compactor() { Stop(); }
 
 void Compactor::Start() {
-  boost::asio::co_spawn(state_->timer.get_executor(), state_->Loop(), boost::asio::detached);
+  boost::asio::co_spawn(state_->executor, state_->Loop(), boost::asio::detached);
 }
 
 void Compactor::Stop() {
   std::lock_guard lock(state_->mu);
   if (state_->stopped) return;
   state_->stopped = true;
-  boost::asio::post(state_->timer.get_executor(), [s = state_] { s->timer.cancel(); });
+  state_->stop.Notify();
 }
 
 int64_t Compactor::Compacted() const { return state_->Compacted(); }

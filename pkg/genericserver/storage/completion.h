@@ -19,6 +19,18 @@
 
 namespace storage {
 
+// Posts fn to an io_context from a foreign thread, holding work on it until the post has
+// returned. Asio signals a waiting I/O thread after it unlocked its queue: without the
+// guard, the I/O thread could run fn, run out of work and return from run(), and the
+// io_context be destroyed, while this thread is still signalling its condition variable
+// (ThreadSanitizer saw it). The caller must know the io_context alive at the call (work
+// of its own, such as AwaitCallback's guard, released by fn or later).
+template <class F>
+void PostFromForeignThread(const boost::asio::io_context::executor_type& executor, F&& fn) {
+  auto guard = boost::asio::make_work_guard(executor);
+  boost::asio::post(executor, std::forward<F>(fn));
+}
+
 // Completions made on one thread between construction and destruction are collected and
 // then posted with one post per io_context instead of one each: a writer that completes
 // a batch of writes wakes each I/O loop once. Not thread-safe: one per thread at a time.
@@ -28,7 +40,7 @@ class CompletionBatch {
   ~CompletionBatch() {
     current_ = previous_;
     for (auto& [executor, fns] : pending_) {
-      boost::asio::post(executor, [fns = std::move(fns)]() mutable {
+      PostFromForeignThread(executor, [fns = std::move(fns)]() mutable {
         for (auto& fn : fns) fn();
       });
     }
@@ -90,7 +102,7 @@ Awaitable<T> AwaitCallback(std::function<void(std::function<void(T)>)> start) {
           if (CompletionBatch* batch = CompletionBatch::Current()) {
             batch->Add(io_executor, std::move(resume));
           } else {
-            boost::asio::post(io_executor, std::move(resume));
+            PostFromForeignThread(io_executor, std::move(resume));
           }
         });
       },

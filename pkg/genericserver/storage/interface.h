@@ -100,7 +100,8 @@ std::optional<WatchEvent> ApplyPredicate(const SelectionPredicate& predicate,
 class Watcher {
  public:
   virtual ~Watcher() = default;
-  // The next event, or std::nullopt when the watch ended. One consumer on a strand.
+  // The next event, or std::nullopt when the watch ended. One consumer coroutine at a
+  // time, on any executor (a strand or a bare multi-threaded io_context alike).
   virtual Awaitable<std::optional<WatchEvent>> Next() = 0;
   // Ends the watch from any thread; a pending Next() returns std::nullopt.
   virtual void Stop() = 0;

@@ -70,7 +70,8 @@ struct KVEvent {
 class KVWatch {
  public:
   virtual ~KVWatch() = default;
-  // One consumer coroutine at a time, on a strand.
+  // One consumer coroutine at a time, on any executor (a strand or a bare multi-threaded
+  // io_context alike: the backends' queues wait on a storage::Wakeup).
   virtual Awaitable<std::optional<Result<KVEvent>>> Next() = 0;
   // Ends the stream; a pending Next() returns std::nullopt. Any thread.
   virtual void Stop() = 0;

@@ -1,6 +1,8 @@
 #include "test/unit/storage/harness.h"
 
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -13,6 +15,29 @@
 #include "test/unit/storage/etcd_fixture.h"
 
 namespace storagetest {
+
+bool RunThreads(boost::asio::io_context& io, int threads, std::chrono::milliseconds limit) {
+  std::mutex mu;
+  std::condition_variable cv;
+  int running = threads;
+  std::vector<std::thread> pool;
+  for (int i = 0; i < threads; ++i) {
+    pool.emplace_back([&] {
+      io.run();
+      std::lock_guard lock(mu);
+      --running;
+      cv.notify_all();
+    });
+  }
+  bool finished;
+  {
+    std::unique_lock lock(mu);
+    finished = cv.wait_for(lock, limit, [&] { return running == 0; });
+  }
+  if (!finished) io.stop();
+  for (auto& t : pool) t.join();
+  return finished;
+}
 
 std::string MakeTempDir(const std::string& tag) {
   std::string tmpl = "/tmp/kas-" + tag + "-XXXXXX";

@@ -4,6 +4,7 @@
 
 #include <utility>  // before Asio, see pkg/genericserver/server/awaitable.h
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,6 +34,10 @@ T Run(Awaitable<T> awaitable) {
   if (error) std::rethrow_exception(error);
   return std::move(*result);
 }
+
+// Runs io on `threads` threads until it runs out of work. False when it still had work
+// after `limit` (something waits for ever, e.g. a lost wake-up): io is then stopped.
+bool RunThreads(boost::asio::io_context& io, int threads, std::chrono::milliseconds limit);
 
 // A named way to make an empty store. Stores made by one Backend share nothing.
 struct Backend {

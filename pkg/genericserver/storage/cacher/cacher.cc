@@ -49,9 +49,7 @@ void Cacher::Stop() {
   if (state_->stopped) return;
   state_->stopped = true;
   if (state_->upstream) state_->upstream->Stop();
-  if (auto pause = state_->pause) {
-    boost::asio::post(pause->get_executor(), [pause] { pause->cancel(); });
-  }
+  for (auto& sleeper : state_->sleepers) sleeper->Notify();
   for (auto& w : state_->watchers) w->queue->Close();
   state_->watchers.clear();
   state_->WakeWaiters();

@@ -1,9 +1,6 @@
 // The cacher's reflector: list, then follow the storage's watch; relist after any gap.
 #include "pkg/genericserver/storage/cacher/cacher_state.h"
 
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/use_awaitable.hpp>
-
 #include "pkg/genericserver/storage/store.h"
 #include "pkg/util/log.h"
 
@@ -19,23 +16,23 @@ bool CacheWatcher::Deliver(const CachedEvent& e) {
 }
 
 Awaitable<void> Cacher::State::Sleep(util::Duration d) {
-  auto timer = std::make_shared<boost::asio::steady_timer>(strand);
+  auto self = shared_from_this();
+  auto wakeup = std::make_shared<Wakeup>();
   {
     std::lock_guard lock(mu);
     if (stopped) co_return;
-    pause = timer;
+    sleepers.push_back(wakeup);
   }
-  timer->expires_after(d);
-  boost::system::error_code ec;
-  co_await timer->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+  co_await wakeup->Wait(std::chrono::steady_clock::now() + d);
+  std::lock_guard lock(mu);
+  std::erase(sleepers, wakeup);
 }
 
 void Cacher::State::WakeWaiters() {
-  std::erase_if(waiters, [&](const Waiter& w) {
-    if (!stopped && (!ready || w.revision > revision)) return false;
-    boost::asio::post(w.timer->get_executor(), [t = w.timer] { t->cancel(); });
-    return true;
-  });
+  // A woken waiter stays registered until it returns; waking it again is harmless.
+  for (const Waiter& w : waiters) {
+    if (stopped || (ready && w.revision <= revision)) w.wakeup->Notify();
+  }
 }
 
 void Cacher::State::Advance(int64_t rev) {
@@ -53,8 +50,7 @@ void Cacher::State::Reset(const ListResult& list) {
   watchers.clear();
   revision = list.revision;
   oldest = list.revision;
-  ready = true;
-  WakeWaiters();
+  // Not ready yet: that waits for the watch (Reflect).
 }
 
 void Cacher::State::Apply(const WatchEvent& e) {
@@ -121,6 +117,10 @@ Awaitable<void> Cacher::State::Reflect() {
         co_return;
       }
       upstream = watch->get();
+      // Ready only once the watch runs: before, the cache could not catch up, and a
+      // consistent read could not ask it for progress (it went to the storage instead).
+      ready = true;
+      WakeWaiters();
     }
     for (;;) {
       auto event = co_await (*watch)->Next();
@@ -157,20 +157,28 @@ Awaitable<void> Cacher::State::BookmarkLoop() {
 
 Awaitable<bool> Cacher::State::WaitFresh(int64_t rev,
                                          std::chrono::steady_clock::time_point deadline) {
-  auto executor = co_await boost::asio::this_coro::executor;
-  for (;;) {
-    auto timer = std::make_shared<boost::asio::steady_timer>(executor);
-    {
-      std::lock_guard lock(mu);
-      if (ready && revision >= rev) co_return true;
-      if (stopped || std::chrono::steady_clock::now() >= deadline) co_return false;
-      waiters.push_back({rev, timer});
-    }
-    timer->expires_at(deadline);
-    boost::system::error_code ec;
-    co_await timer->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+  auto self = shared_from_this();
+  auto wakeup = std::make_shared<Wakeup>();
+  {
     std::lock_guard lock(mu);
-    std::erase_if(waiters, [&](const Waiter& w) { return w.timer == timer; });
+    if (ready && revision >= rev) co_return true;
+    if (stopped || std::chrono::steady_clock::now() >= deadline) co_return false;
+    waiters.push_back({rev, wakeup});
+  }
+  // Registered from the check above on, so no advance in between goes unnoticed.
+  struct Unregister {
+    State& state;
+    const Wakeup* wakeup;
+    ~Unregister() {
+      std::lock_guard lock(state.mu);
+      std::erase_if(state.waiters, [&](const Waiter& w) { return w.wakeup.get() == wakeup; });
+    }
+  } unregister{*this, wakeup.get()};
+  for (;;) {
+    co_await wakeup->Wait(deadline);
+    std::lock_guard lock(mu);
+    if (ready && revision >= rev) co_return true;
+    if (stopped || std::chrono::steady_clock::now() >= deadline) co_return false;
   }
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // The cacher's shared state: what the reflector (cacher_reflector.cc) fills and the
 // readers and watchers (cacher.cc) use. Internal to the cacher. Everything below `mu`
-// is guarded by it; the reflector and bookmark loops run on `strand`.
+// is guarded by it; the reflector and bookmark loops run on `strand`. Readers that wait
+// for the cache (WaitFresh) run on their callers' executors, whatever those are: they
+// wait on a Wakeup of their own, which the reflector notifies under `mu`.
 
 #include <utility>  // before Asio
 
@@ -13,11 +15,11 @@
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
 #include "pkg/genericserver/storage/async_queue.h"
 #include "pkg/genericserver/storage/cacher/cacher.h"
+#include "pkg/genericserver/storage/wakeup.h"
 
 namespace storage {
 
@@ -50,11 +52,12 @@ struct Cacher::State : std::enable_shared_from_this<Cacher::State> {
   // Reflector (cacher_reflector.cc).
   Awaitable<void> Reflect();
   Awaitable<void> BookmarkLoop();
+  // Returns after d, or at once when the cacher stops.
   Awaitable<void> Sleep(util::Duration d);
   void Reset(const ListResult& list);  // under mu
   void Apply(const WatchEvent& e);     // under mu
   void Advance(int64_t revision);      // under mu
-  void WakeWaiters();                  // under mu
+  void WakeWaiters();                  // under mu: the waiters the state satisfies now
 
   // Waits until the cache is ready and at revision or later, or until deadline.
   Awaitable<bool> WaitFresh(int64_t revision, std::chrono::steady_clock::time_point deadline);
@@ -74,13 +77,16 @@ struct Cacher::State : std::enable_shared_from_this<Cacher::State> {
   std::map<std::string, ObjectPtr, std::less<>> objects;  // relative key -> newest
   std::deque<CachedEvent> history;
   std::vector<std::shared_ptr<CacheWatcher>> watchers;
+  // Each WaitFresh in progress, registered for as long as it waits.
   struct Waiter {
     int64_t revision;
-    std::shared_ptr<boost::asio::steady_timer> timer;
+    std::shared_ptr<Wakeup> wakeup;
   };
   std::vector<Waiter> waiters;
-  Watcher* upstream = nullptr;                       // the reflector's storage watch, while it runs
-  std::shared_ptr<boost::asio::steady_timer> pause;  // the reflector's backoff timer
+  Watcher* upstream = nullptr;  // the reflector's storage watch, while it runs
+  // The Sleep()s in progress (the reflector's backoff, the bookmark interval): Stop()
+  // ends them.
+  std::vector<std::shared_ptr<Wakeup>> sleepers;
 };
 
 }  // namespace storage

@@ -2,8 +2,6 @@
 
 #include <sqlite3.h>
 
-#include <stdexcept>
-
 namespace storage::sqlite {
 
 Statement::~Statement() { sqlite3_finalize(s_); }
@@ -79,23 +77,26 @@ std::expected<void, std::string> Connection::Exec(const std::string& sql) {
   return {};
 }
 
-Statement& Connection::Prepare(const std::string& sql) {
+std::expected<Statement*, std::string> Connection::Prepare(const std::string& sql) {
   auto it = statements_.find(sql);
   if (it == statements_.end()) {
     sqlite3_stmt* s = nullptr;
     if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr) !=
         SQLITE_OK) {
-      // The SQL is ours and fixed: failing to prepare it is a programming error.
-      throw std::logic_error("sqlite prepare failed: " + Error() + " in: " + sql);
+      std::string error = Error();  // "no such table: current", "database is locked"
+      sqlite3_finalize(s);          // null, or a statement SQLite made anyway
+      return std::unexpected(std::move(error));
     }
     it = statements_.emplace(sql, std::make_unique<Statement>(s)).first;
   }
   it->second->Reset();
-  return *it->second;
+  return it->second.get();
 }
 
 std::expected<int64_t, std::string> Connection::QueryInt(const std::string& sql) {
-  Statement& s = Prepare(sql);
+  auto prepared = Prepare(sql);
+  if (!prepared) return std::unexpected(prepared.error());
+  Statement& s = **prepared;
   int rc = s.Step();
   if (rc != SQLITE_ROW && rc != SQLITE_DONE) return std::unexpected(Error());
   int64_t v = rc == SQLITE_ROW ? s.Int(0) : 0;

@@ -47,7 +47,10 @@ class Connection {
 
   std::expected<void, std::string> Exec(const std::string& sql);
   // A cached prepared statement, reset and ready; valid until the connection closes.
-  Statement& Prepare(const std::string& sql);
+  // Fails with SQLite's message (a busy or corrupt schema, a missing table, no memory):
+  // the SQL is ours, but whether it prepares depends on the file, so it is an error
+  // value, never an exception or an abort.
+  std::expected<Statement*, std::string> Prepare(const std::string& sql);
   // A single integer from a query like "PRAGMA user_version".
   std::expected<int64_t, std::string> QueryInt(const std::string& sql);
   std::string Error() const;

@@ -8,6 +8,7 @@
 #include "pkg/genericserver/storage/completion.h"
 #include "pkg/genericserver/storage/sqlite/db.h"
 #include "pkg/genericserver/storage/sqlite/history.h"
+#include "pkg/genericserver/storage/sqlite/reader_pool.h"
 #include "pkg/genericserver/storage/watch_queue.h"
 #include "pkg/util/log.h"
 
@@ -40,6 +41,123 @@ int64_t FileSize(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : 0;
 }
 
+StorageError ReadFailed(const std::string& message) {
+  return UnreachableError("storage read failed: " + message);
+}
+
+std::expected<Statement*, StorageError> Prepare(Connection& db, const std::string& sql) {
+  auto s = db.Prepare(sql);
+  if (!s) return std::unexpected(ReadFailed(s.error()));
+  return *s;
+}
+
+// Stands for "no upper bound" in SQL comparisons.
+std::string SqlEnd(const std::string& end) {
+  return end.empty() ? "" : (end == std::string(1, '\0') ? kUnbounded : end);
+}
+
+// KV::Range on a reader thread, in one read transaction.
+Result<RangeResult> ReadRange(Connection& conn, const std::string& key,
+                              const RangeOptions& options) {
+  sqlite::ScopedRead snapshot(conn);  // every query below sees one state
+  if (!snapshot.ok) return std::unexpected(ReadFailed(conn.Error()));
+  auto newest = conn.QueryInt("SELECT value FROM meta WHERE name='revision'");
+  if (!newest) return std::unexpected(ReadFailed(newest.error()));
+  auto compacted = conn.QueryInt("SELECT value FROM meta WHERE name='compact_revision'");
+  if (!compacted) return std::unexpected(ReadFailed(compacted.error()));
+  if (options.revision && options.revision < *compacted) {
+    return std::unexpected(TooOldError(options.revision, *compacted));
+  }
+  const int64_t at = options.revision ? options.revision : *newest;
+  if (at > *newest) {
+    return std::unexpected(StorageError{
+        ErrorCode::kTooLargeResourceVersion, key,
+        "required revision " + std::to_string(at) + " is a future revision", *newest, nullptr});
+  }
+  const std::string end = SqlEnd(options.end);
+  if (at < *newest) {
+    auto past = sqlite::RangeAt(conn, key, end, at, options.limit, options.count_only);
+    if (past) past->revision = *newest;
+    return past;
+  }
+  RangeResult out;
+  out.revision = *newest;
+  auto read_row = [&](Statement& s, int key_col) {
+    KeyValue kv;
+    kv.key = key_col >= 0 ? std::string(s.Text(key_col)) : key;
+    kv.create_revision = s.Int(key_col + 1);
+    kv.mod_revision = s.Int(key_col + 2);
+    kv.value = std::make_shared<const std::string>(s.Blob(key_col + 3));
+    return kv;
+  };
+
+  if (end.empty()) {
+    auto s = Prepare(conn,
+                     "SELECT l.create_revision, l.revision, l.value FROM current c "
+                     "JOIN log l ON l.revision = c.revision WHERE c.key = ?1");
+    if (!s) return std::unexpected(s.error());
+    (*s)->BindText(1, key);
+    const int rc = (*s)->Step();
+    if (rc == SQLITE_ROW) {
+      out.count = 1;
+      if (!options.count_only) out.kvs.push_back(read_row(**s, -1));
+    }
+    (*s)->Reset();
+    // An error is not "not found".
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return std::unexpected(ReadFailed(conn.Error()));
+    return out;
+  }
+
+  const int64_t limit = options.count_only ? 0 : (options.limit > 0 ? options.limit + 1 : -1);
+  if (limit != 0) {
+    auto s = Prepare(conn,
+                     "SELECT c.key, l.create_revision, l.revision, l.value FROM current c "
+                     "JOIN log l ON l.revision = c.revision "
+                     "WHERE c.key >= ?1 AND c.key < ?2 ORDER BY c.key LIMIT ?3");
+    if (!s) return std::unexpected(s.error());
+    (*s)->BindText(1, key).BindText(2, end).Bind(3, limit);
+    int rc;
+    while ((rc = (*s)->Step()) == SQLITE_ROW) out.kvs.push_back(read_row(**s, 0));
+    (*s)->Reset();
+    if (rc != SQLITE_DONE) return std::unexpected(ReadFailed(conn.Error()));
+    if (options.limit > 0 && static_cast<int64_t>(out.kvs.size()) > options.limit) {
+      out.kvs.pop_back();
+      out.more = true;
+    }
+  }
+  if (!options.count_only && !out.more) {
+    out.count = static_cast<int64_t>(out.kvs.size());
+    return out;
+  }
+  auto c = Prepare(conn, "SELECT COUNT(*) FROM current WHERE key >= ?1 AND key < ?2");
+  if (!c) return std::unexpected(c.error());
+  (*c)->BindText(1, key).BindText(2, end);
+  const int rc = (*c)->Step();
+  if (rc == SQLITE_ROW) out.count = (*c)->Int(0);
+  (*c)->Reset();
+  if (rc != SQLITE_ROW) return std::unexpected(ReadFailed(conn.Error()));
+  return out;
+}
+
+// The live keys and their bytes, for Stats().
+Result<KVStats> ReadStats(Connection& conn) {
+  sqlite::ScopedRead snapshot(conn);
+  if (!snapshot.ok) return std::unexpected(ReadFailed(conn.Error()));
+  auto q = Prepare(conn,
+                   "SELECT COUNT(*), COALESCE(SUM(LENGTH(l.value)), 0) FROM current c "
+                   "JOIN log l ON l.revision = c.revision");
+  if (!q) return std::unexpected(q.error());
+  KVStats s;
+  const int rc = (*q)->Step();
+  if (rc == SQLITE_ROW) {
+    s.keys = (*q)->Int(0);
+    s.value_bytes = (*q)->Int(1);
+  }
+  (*q)->Reset();
+  if (rc != SQLITE_ROW) return std::unexpected(ReadFailed(conn.Error()));
+  return s;
+}
+
 }  // namespace
 
 SqliteKV::SqliteKV(SqliteOptions options) : options_(std::move(options)) {}
@@ -47,6 +165,8 @@ SqliteKV::SqliteKV(SqliteOptions options) : options_(std::move(options)) {}
 std::expected<std::shared_ptr<SqliteKV>, std::string> SqliteKV::Open(SqliteOptions options) {
   auto kv = std::shared_ptr<SqliteKV>(new SqliteKV(std::move(options)));
   if (auto r = kv->Init(); !r) return std::unexpected(r.error());
+  kv->readers_ =
+      std::make_unique<sqlite::ReaderPool>(kv->options_.path, kv->options_.reader_threads);
   kv->writer_thread_ = std::thread([kv = kv.get()] { kv->WriterLoop(); });
   kv->checkpoint_thread_ = std::thread([kv = kv.get()] { kv->CheckpointLoop(); });
   return kv;
@@ -126,6 +246,7 @@ void SqliteKV::Close() {
   }
   queue_cv_.notify_all();
   stop_cv_.notify_all();
+  if (readers_) readers_->Stop();  // reads in progress finish; queued ones fail
   if (writer_thread_.joinable()) writer_thread_.join();
   if (checkpoint_thread_.joinable()) checkpoint_thread_.join();
   {
@@ -135,8 +256,6 @@ void SqliteKV::Close() {
     }
     watchers_.clear();
   }
-  std::lock_guard lock(readers_mu_);
-  readers_.clear();
   if (writer_) (void)writer_->Exec("PRAGMA wal_checkpoint(TRUNCATE)");
   writer_.reset();
 }
@@ -147,106 +266,30 @@ Result<void> SqliteKV::Healthy() const {
   return {};
 }
 
-std::unique_ptr<Connection> SqliteKV::AcquireReader() {
-  {
-    std::lock_guard lock(readers_mu_);
-    if (!readers_.empty()) {
-      auto c = std::move(readers_.back());
-      readers_.pop_back();
-      return c;
-    }
-  }
-  auto c = Connection::Open(options_.path, SQLITE_OPEN_READONLY);
-  if (!c) return nullptr;
-  sqlite3_busy_timeout((*c)->Raw(), 5000);
-  (void)(*c)->Exec("PRAGMA cache_size=-16384");
-  return std::move(*c);
-}
-
-void SqliteKV::ReleaseReader(std::unique_ptr<Connection> c) {
-  std::lock_guard lock(readers_mu_);
-  readers_.push_back(std::move(c));
+template <class T>
+Awaitable<Result<T>> SqliteKV::Read(std::function<Result<T>(Connection&)> read) {
+  auto self = shared_from_this();
+  // A named local, not a lambda temporary inside co_await (docs/architecture.md).
+  std::function<void(std::function<void(Result<T>)>)> submit =
+      [self, read = std::move(read)](std::function<void(Result<T>)> done) mutable {
+        self->readers_->Submit([read = std::move(read), done = std::move(done)](
+                                   Connection* conn, const StorageError& error) mutable {
+          if (!conn) {
+            done(std::unexpected(error));
+            return;
+          }
+          done(read(*conn));
+        });
+      };
+  co_return co_await AwaitCallback<Result<T>>(std::move(submit));
 }
 
 Awaitable<Result<RangeResult>> SqliteKV::Range(std::string key, RangeOptions options) {
-  auto conn = AcquireReader();
-  if (!conn) co_return std::unexpected(UnreachableError("cannot open " + options_.path));
-  struct Release {
-    SqliteKV* kv;
-    std::unique_ptr<Connection>& c;
-    ~Release() { kv->ReleaseReader(std::move(c)); }
-  } release{this, conn};
-
-  sqlite::ScopedRead snapshot(*conn);  // every query below sees one state
-  if (!snapshot.ok) co_return std::unexpected(UnreachableError(conn->Error()));
-  auto newest = conn->QueryInt("SELECT value FROM meta WHERE name='revision'");
-  auto compacted = conn->QueryInt("SELECT value FROM meta WHERE name='compact_revision'");
-  if (!newest || !compacted) co_return std::unexpected(UnreachableError(conn->Error()));
-  if (options.revision && options.revision < *compacted) {
-    co_return std::unexpected(TooOldError(options.revision, *compacted));
-  }
-  const int64_t at = options.revision ? options.revision : *newest;
-  if (at > *newest) {
-    co_return std::unexpected(StorageError{
-        ErrorCode::kTooLargeResourceVersion, key,
-        "required revision " + std::to_string(at) + " is a future revision", *newest, nullptr});
-  }
-  const std::string end =
-      options.end.empty() ? "" : (options.end == std::string(1, '\0') ? kUnbounded : options.end);
-  if (at < *newest) {
-    auto past = sqlite::RangeAt(*conn, key, end, at, options.limit, options.count_only);
-    if (past) past->revision = *newest;
-    co_return past;
-  }
-  RangeResult out;
-  out.revision = *newest;
-  auto read_row = [&](Statement& s, int key_col) {
-    KeyValue kv;
-    kv.key = key_col >= 0 ? std::string(s.Text(key_col)) : key;
-    kv.create_revision = s.Int(key_col + 1);
-    kv.mod_revision = s.Int(key_col + 2);
-    kv.value = std::make_shared<const std::string>(s.Blob(key_col + 3));
-    return kv;
-  };
-
-  if (end.empty()) {
-    Statement& s = conn->Prepare(
-        "SELECT l.create_revision, l.revision, l.value FROM current c "
-        "JOIN log l ON l.revision = c.revision WHERE c.key = ?1");
-    s.BindText(1, key);
-    if (s.Step() == SQLITE_ROW) {
-      out.count = 1;
-      if (!options.count_only) out.kvs.push_back(read_row(s, -1));
-    }
-    s.Reset();
-    co_return out;
-  }
-
-  const int64_t limit = options.count_only ? 0 : (options.limit > 0 ? options.limit + 1 : -1);
-  if (limit != 0) {
-    Statement& s = conn->Prepare(
-        "SELECT c.key, l.create_revision, l.revision, l.value FROM current c "
-        "JOIN log l ON l.revision = c.revision "
-        "WHERE c.key >= ?1 AND c.key < ?2 ORDER BY c.key LIMIT ?3");
-    s.BindText(1, key).BindText(2, end).Bind(3, limit);
-    int rc;
-    while ((rc = s.Step()) == SQLITE_ROW) out.kvs.push_back(read_row(s, 0));
-    s.Reset();
-    if (rc != SQLITE_DONE) co_return std::unexpected(InternalError(conn->Error()));
-    if (options.limit > 0 && static_cast<int64_t>(out.kvs.size()) > options.limit) {
-      out.kvs.pop_back();
-      out.more = true;
-    }
-  }
-  if (!options.count_only && !out.more) {
-    out.count = static_cast<int64_t>(out.kvs.size());
-    co_return out;
-  }
-  Statement& c = conn->Prepare("SELECT COUNT(*) FROM current WHERE key >= ?1 AND key < ?2");
-  c.BindText(1, key).BindText(2, end);
-  if (c.Step() == SQLITE_ROW) out.count = c.Int(0);
-  c.Reset();
-  co_return out;
+  std::function<Result<RangeResult>(Connection&)> read =
+      [key = std::move(key), options = std::move(options)](Connection& conn) {
+        return ReadRange(conn, key, options);
+      };
+  co_return co_await Read<RangeResult>(std::move(read));
 }
 
 Awaitable<Result<TxnResult>> SqliteKV::Create(std::string key, std::string value) {
@@ -325,10 +368,8 @@ Awaitable<Result<std::unique_ptr<KVWatch>>> SqliteKV::Watch(std::string key,
           done(std::unexpected(UnreachableError("storage is closed")));
           return;
         }
-        self->tasks_.push_back([self, watcher, start, done] {
-          self->RegisterFromLog(watcher, start);
-          done(Result<void>());
-        });
+        self->tasks_.push_back(
+            [self, watcher, start, done] { done(self->RegisterFromLog(watcher, start)); });
         lock.unlock();
         self->queue_cv_.notify_one();
       };
@@ -360,26 +401,14 @@ Awaitable<Result<void>> SqliteKV::Compact(int64_t revision) {
 }
 
 Awaitable<Result<KVStats>> SqliteKV::Stats() {
-  auto conn = AcquireReader();
-  if (!conn) co_return std::unexpected(UnreachableError("cannot open " + options_.path));
-  KVStats s;
-  {
-    sqlite::ScopedRead snapshot(*conn);
-    Statement& q = conn->Prepare(
-        "SELECT COUNT(*), COALESCE(SUM(LENGTH(l.value)), 0) FROM current c "
-        "JOIN log l ON l.revision = c.revision");
-    if (q.Step() == SQLITE_ROW) {
-      s.keys = q.Int(0);
-      s.value_bytes = q.Int(1);
-    }
-    q.Reset();
-  }
-  ReleaseReader(std::move(conn));
-  s.revision = revision_.load();
-  s.compact_revision = compact_revision_.load();
-  s.commits = commits_.load();
-  s.committed_writes = committed_writes_.load();
-  s.file_bytes = FileSize(options_.path) + FileSize(options_.path + "-wal");
+  std::function<Result<KVStats>(Connection&)> read = ReadStats;
+  auto s = co_await Read<KVStats>(std::move(read));
+  if (!s) co_return s;
+  s->revision = revision_.load();
+  s->compact_revision = compact_revision_.load();
+  s->commits = commits_.load();
+  s->committed_writes = committed_writes_.load();
+  s->file_bytes = FileSize(options_.path) + FileSize(options_.path + "-wal");
   co_return s;
 }
 

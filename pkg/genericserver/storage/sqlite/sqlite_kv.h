@@ -8,8 +8,10 @@
 //
 // Writes go to ONE writer thread that applies every queued write in one transaction
 // and one fsync (group commit), publishes the events to watchers in-process, then
-// resumes the writers' coroutines. Reads run on the caller's thread on pooled read
-// connections, each in a snapshot. Compaction and incremental vacuum run on the writer
+// resumes the writers' coroutines. Reads run on reader threads (reader_pool.h), each on
+// its own read-only connection and in a snapshot, and resume the caller's coroutine on
+// its executor: no I/O thread waits for SQLite's locks or the disk. Compaction and
+// incremental vacuum run on the writer
 // between batches in small steps; a checkpointer thread keeps the WAL short without
 // blocking writers.
 
@@ -34,7 +36,8 @@ class WatchQueue;
 
 namespace sqlite {
 class Connection;
-}
+class ReaderPool;
+}  // namespace sqlite
 
 struct SqliteOptions {
   std::string path;
@@ -44,6 +47,9 @@ struct SqliteOptions {
   util::Duration commit_delay = std::chrono::microseconds(200);
   // PRAGMA synchronous=FULL: a write is on disk when it is acknowledged.
   bool synchronous_full = true;
+  // Threads that run reads (each with its own connection). 0 runs them on the caller's
+  // thread instead: the benchmark's reference only, as a busy database then blocks it.
+  size_t reader_threads = 4;
   // Recent events kept in memory so that new watches catch up without a query.
   size_t history_events = 10000;
   util::Duration checkpoint_interval = std::chrono::milliseconds(500);
@@ -111,12 +117,13 @@ class SqliteKV final : public KV, public std::enable_shared_from_this<SqliteKV> 
   void MaybeRestartWal();
   static int OnWalCommit(void* self, ::sqlite3* db, const char* name, int frames);
   Awaitable<Result<TxnResult>> Submit(WriteOp op);
-  // Catches a new watcher up from the log and registers it (writer thread).
-  void RegisterFromLog(const std::shared_ptr<WatchQueue>& watcher, int64_t start);
+  // Catches a new watcher up from the log and registers it (writer thread); a failed
+  // read of the log stops the watcher and fails the watch.
+  Result<void> RegisterFromLog(const std::shared_ptr<WatchQueue>& watcher, int64_t start);
 
-  // Readers (sqlite_kv.cc).
-  std::unique_ptr<sqlite::Connection> AcquireReader();
-  void ReleaseReader(std::unique_ptr<sqlite::Connection> c);
+  // Runs read on a reader thread and resumes the caller with its result (sqlite_kv.cc).
+  template <class T>
+  Awaitable<Result<T>> Read(std::function<Result<T>(sqlite::Connection&)> read);
 
   const SqliteOptions options_;
   std::unique_ptr<sqlite::Connection> writer_;
@@ -144,8 +151,7 @@ class SqliteKV final : public KV, public std::enable_shared_from_this<SqliteKV> 
   std::vector<CompactRequest> compactions_;
   bool stopping_ = false;
 
-  std::mutex readers_mu_;
-  std::vector<std::unique_ptr<sqlite::Connection>> readers_;
+  std::unique_ptr<sqlite::ReaderPool> readers_;  // set by Open(), stopped by Close()
 
   // Guards the event history and the watchers; held while publishing.
   std::mutex watch_mu_;

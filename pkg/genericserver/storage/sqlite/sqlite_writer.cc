@@ -3,6 +3,8 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <exception>
+#include <optional>
 
 #include "pkg/genericserver/storage/completion.h"
 #include "pkg/genericserver/storage/sqlite/db.h"
@@ -17,13 +19,25 @@ using sqlite::Statement;
 
 namespace {
 
-// An SQL failure inside a batch: the whole transaction is rolled back.
+// An SQL failure inside a batch, a compaction step or a log read: thrown only inside
+// this file and caught by the writer's own entry points (ApplyBatch, CompactionStep,
+// RegisterFromLog), which roll the transaction back and fail the requests it served.
+// Nothing escapes the writer thread: a failing database fails writes, it does not stop
+// the process.
 struct BatchFailed {
   std::string message;
 };
 
 void Check(int rc, Connection& c) {
   if (rc != SQLITE_DONE && rc != SQLITE_ROW) throw BatchFailed{c.Error()};
+}
+
+// A prepared statement, or BatchFailed (a prepare depends on the file: a missing table,
+// a busy or corrupt schema, no memory).
+Statement& Prepare(Connection& c, const std::string& sql) {
+  auto s = c.Prepare(sql);
+  if (!s) throw BatchFailed{s.error()};
+  return **s;
 }
 
 }  // namespace
@@ -82,9 +96,9 @@ Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
   const bool deleting = op.kind == WriteOp::Kind::kDelete;
   auto read_current = [&]() -> std::optional<KeyValue> {
     // The key's newest version, with its value for the event and for a failed compare.
-    Statement& cur = db.Prepare(
-        "SELECT l.create_revision, l.revision, l.value FROM current c "
-        "JOIN log l ON l.revision = c.revision WHERE c.key = ?1");
+    Statement& cur = Prepare(db,
+                             "SELECT l.create_revision, l.revision, l.value FROM current c "
+                             "JOIN log l ON l.revision = c.revision WHERE c.key = ?1");
     cur.BindText(1, op.key);
     std::optional<KeyValue> kv;
     int rc = cur.Step();
@@ -101,8 +115,8 @@ Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
   std::optional<KeyValue> current;
   if (creating) {
     // The common case first: the key is new, and claiming it is the compare.
-    Statement& claim = db.Prepare(
-        "INSERT INTO current (key, revision) VALUES (?1, ?2) ON CONFLICT(key) DO NOTHING");
+    Statement& claim = Prepare(
+        db, "INSERT INTO current (key, revision) VALUES (?1, ?2) ON CONFLICT(key) DO NOTHING");
     claim.BindText(1, op.key).Bind(2, rev);
     Check(claim.Step(), db);
     claim.Reset();
@@ -118,8 +132,8 @@ Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
       result.current = std::move(current);
       return result;
     }
-    Statement& idx = deleting ? db.Prepare("DELETE FROM current WHERE key = ?1")
-                              : db.Prepare("UPDATE current SET revision = ?2 WHERE key = ?1");
+    Statement& idx = deleting ? Prepare(db, "DELETE FROM current WHERE key = ?1")
+                              : Prepare(db, "UPDATE current SET revision = ?2 WHERE key = ?1");
     idx.BindText(1, op.key);
     if (!deleting) idx.Bind(2, rev);
     Check(idx.Step(), db);
@@ -127,9 +141,10 @@ Result<TxnResult> SqliteKV::Apply(WriteOp& op, std::vector<KVEvent>& events) {
   }
   next_revision_ = rev;
   const int64_t created = deleting ? 0 : (current ? current->create_revision : rev);
-  Statement& ins = db.Prepare(
-      "INSERT INTO log (revision, key, create_revision, prev_revision, deleted, value) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  Statement& ins =
+      Prepare(db,
+              "INSERT INTO log (revision, key, create_revision, prev_revision, deleted, value) "
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   ins.Bind(1, rev)
       .BindText(2, op.key)
       .Bind(3, created)
@@ -167,12 +182,12 @@ void SqliteKV::ApplyBatch(std::vector<WriteOp>& ops) {
   results.reserve(ops.size());
   const int64_t before = next_revision_;
   const auto started = std::chrono::steady_clock::now();
-  std::string failure;
+  std::optional<std::string> failure;
   try {
     if (auto r = db.Exec("BEGIN IMMEDIATE"); !r) throw BatchFailed{r.error()};
     for (WriteOp& op : ops) results.push_back(Apply(op, events));
     if (next_revision_ != before) {
-      Statement& meta = db.Prepare("UPDATE meta SET value = ?1 WHERE name = 'revision'");
+      Statement& meta = Prepare(db, "UPDATE meta SET value = ?1 WHERE name = 'revision'");
       meta.Bind(1, next_revision_);
       Check(meta.Step(), db);
       meta.Reset();
@@ -180,14 +195,16 @@ void SqliteKV::ApplyBatch(std::vector<WriteOp>& ops) {
     if (auto r = db.Exec("COMMIT"); !r) throw BatchFailed{r.error()};
   } catch (const BatchFailed& f) {
     failure = f.message;
-    (void)db.Exec("ROLLBACK");
+  } catch (const std::exception& e) {  // out of memory building a result: the same
+    failure = e.what();
   }
-  if (!failure.empty()) {
+  if (failure) {
+    (void)db.Exec("ROLLBACK");
     next_revision_ = before;
-    KLOG_ERROR << "sqlite write of " << ops.size() << " operations failed: " << failure;
+    KLOG_ERROR << "sqlite write of " << ops.size() << " operations failed: " << *failure;
     for (WriteOp& op : ops) {
       op.done(std::unexpected(StorageError{ErrorCode::kUnreachable, op.key,
-                                           "storage write failed: " + failure, 0, nullptr}));
+                                           "storage write failed: " + *failure, 0, nullptr}));
     }
     return;
   }
@@ -220,36 +237,47 @@ void SqliteKV::Publish(const std::vector<KVEvent>& events) {
   while (history_.size() > options_.history_events) history_.pop_front();
 }
 
-void SqliteKV::RegisterFromLog(const std::shared_ptr<WatchQueue>& watcher, int64_t start) {
+Result<void> SqliteKV::RegisterFromLog(const std::shared_ptr<WatchQueue>& watcher, int64_t start) {
   Connection& db = *writer_;
-  Statement& s = db.Prepare(
-      "SELECT l.revision, l.key, l.create_revision, l.deleted, l.value, "
-      "p.revision, p.create_revision, p.value "
-      "FROM log l LEFT JOIN log p ON p.revision = l.prev_revision AND l.prev_revision > 0 "
-      "WHERE l.revision >= ?1 ORDER BY l.revision");
-  s.Bind(1, start);
   bool alive = true;
-  while (alive && s.Step() == SQLITE_ROW) {
-    KVEvent e;
-    e.revision = s.Int(0);
-    e.kv.key = std::string(s.Text(1));
-    e.kv.mod_revision = e.revision;
-    if (s.Int(3)) {
-      e.type = KVEvent::Type::kDelete;
-    } else {
-      e.type = KVEvent::Type::kPut;
-      e.kv.create_revision = s.Int(2);
-      e.kv.value = std::make_shared<const std::string>(s.Blob(4));
+  try {
+    Statement& s = Prepare(
+        db,
+        "SELECT l.revision, l.key, l.create_revision, l.deleted, l.value, "
+        "p.revision, p.create_revision, p.value "
+        "FROM log l LEFT JOIN log p ON p.revision = l.prev_revision AND l.prev_revision > 0 "
+        "WHERE l.revision >= ?1 ORDER BY l.revision");
+    s.Bind(1, start);
+    int rc = SQLITE_DONE;
+    while (alive && (rc = s.Step()) == SQLITE_ROW) {
+      KVEvent e;
+      e.revision = s.Int(0);
+      e.kv.key = std::string(s.Text(1));
+      e.kv.mod_revision = e.revision;
+      if (s.Int(3)) {
+        e.type = KVEvent::Type::kDelete;
+      } else {
+        e.type = KVEvent::Type::kPut;
+        e.kv.create_revision = s.Int(2);
+        e.kv.value = std::make_shared<const std::string>(s.Blob(4));
+      }
+      if (!s.IsNull(5)) {
+        e.prev =
+            KeyValue{e.kv.key, std::make_shared<const std::string>(s.Blob(7)), s.Int(6), s.Int(5)};
+      }
+      alive = watcher->Offer(e);
     }
-    if (!s.IsNull(5)) {
-      e.prev =
-          KeyValue{e.kv.key, std::make_shared<const std::string>(s.Blob(7)), s.Int(6), s.Int(5)};
-    }
-    alive = watcher->Offer(e);
+    s.Reset();
+    // A watcher that missed part of the log must not be registered as if it had not.
+    if (alive) Check(rc, db);
+  } catch (const BatchFailed& f) {
+    KLOG_ERROR << "sqlite watch from revision " << start << ": " << f.message;
+    watcher->Stop();
+    return std::unexpected(UnreachableError("storage read failed: " + f.message));
   }
-  s.Reset();
   std::lock_guard lock(watch_mu_);
   if (alive) watchers_.push_back(watcher);
+  return {};
 }
 
 // One bounded step: deletes, among the revisions in the next window, the versions that
@@ -282,30 +310,31 @@ bool SqliteKV::CompactionStep() {
     if (target > compact_revision_.load()) {
       // Announce first: reads below the target fail as too old from now on, so no
       // reader ever sees a half-compacted past.
-      Statement& m = db.Prepare("UPDATE meta SET value = ?1 WHERE name = 'compact_revision'");
+      Statement& m = Prepare(db, "UPDATE meta SET value = ?1 WHERE name = 'compact_revision'");
       m.Bind(1, target);
       Check(m.Step(), db);
       m.Reset();
     }
     // Versions a successor in this window supersedes (the window ends at or below the
     // target), then the deletion markers in the window. Primary-key lookups only.
-    Statement& superseded = db.Prepare(
-        "DELETE FROM log WHERE revision IN (SELECT prev_revision FROM log "
-        "WHERE revision > ?1 AND revision <= ?2 AND prev_revision > 0)");
+    Statement& superseded =
+        Prepare(db,
+                "DELETE FROM log WHERE revision IN (SELECT prev_revision FROM log "
+                "WHERE revision > ?1 AND revision <= ?2 AND prev_revision > 0)");
     superseded.Bind(1, compact_cursor_).Bind(2, hi);
     Check(superseded.Step(), db);
     superseded.Reset();
     Statement& markers =
-        db.Prepare("DELETE FROM log WHERE revision > ?1 AND revision <= ?2 AND deleted = 1");
+        Prepare(db, "DELETE FROM log WHERE revision > ?1 AND revision <= ?2 AND deleted = 1");
     markers.Bind(1, compact_cursor_).Bind(2, hi);
     Check(markers.Step(), db);
     markers.Reset();
-    Statement& c = db.Prepare("UPDATE meta SET value = ?1 WHERE name = 'compact_cursor'");
+    Statement& c = Prepare(db, "UPDATE meta SET value = ?1 WHERE name = 'compact_cursor'");
     c.Bind(1, hi);
     Check(c.Step(), db);
     c.Reset();
     if (auto r = db.Exec("COMMIT"); !r) throw BatchFailed{r.error()};
-  } catch (const BatchFailed& f) {
+  } catch (const BatchFailed& f) {  // the writer goes on; the compactor tries again later
     (void)db.Exec("ROLLBACK");
     KLOG_ERROR << "sqlite compaction step failed: " << f.message;
     finish(std::unexpected(InternalError("compaction failed: " + f.message)));
