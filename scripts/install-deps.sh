@@ -26,20 +26,38 @@ for p in "${want[@]}"; do
   fi
 done
 
-if ((${#missing[@]} == 0)); then
-  echo "install-deps: all ${#want[@]} packages present"
-  exit 0
-fi
-
 sudo=""
 if [[ $(id -u) -ne 0 ]]; then
   sudo="sudo"
 fi
-echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt_get() { $sudo apt-get -o DPkg::Lock::Timeout=600 "$@"; }
-# Refresh the index only when an install fails for a stale or missing one.
-if ! apt_get install -y --no-install-recommends "${missing[@]}"; then
-  apt_get update
-  apt_get install -y --no-install-recommends "${missing[@]}"
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#want[@]} packages present"
+else
+  echo "install-deps: installing ${missing[*]}"
+  # Refresh the index only when an install fails for a stale or missing one.
+  if ! apt_get install -y --no-install-recommends "${missing[@]}"; then
+    apt_get update
+    apt_get install -y --no-install-recommends "${missing[@]}"
+  fi
+fi
+
+# kubectl 1.20 (Debian's kubernetes-client) for the version-skew tests
+# (test/integration/test_kubectl_versions.py). Installing the package would clash with
+# /usr/bin/kubectl, so its files are unpacked into a directory of their own instead.
+KUBECTL_120_DIR=/opt/kas-test/kubernetes-client
+if [[ "${1:-}" == "--test" && ! -x $KUBECTL_120_DIR/usr/bin/kubectl ]]; then
+  echo "install-deps: unpacking kubernetes-client into $KUBECTL_120_DIR"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  if ! (cd "$tmp" && apt-get download kubernetes-client); then
+    apt_get update
+    (cd "$tmp" && apt-get download kubernetes-client)
+  fi
+  $sudo mkdir -p "$KUBECTL_120_DIR.new"
+  $sudo dpkg-deb -x "$tmp"/kubernetes-client_*.deb "$KUBECTL_120_DIR.new"
+  $sudo rm -rf "$KUBECTL_120_DIR"
+  $sudo mv "$KUBECTL_120_DIR.new" "$KUBECTL_120_DIR"
 fi
