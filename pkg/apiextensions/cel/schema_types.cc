@@ -12,6 +12,7 @@
 
 #include "pkg/apiextensions/cel/functions.h"
 #include "pkg/apiextensions/cel/limits.h"
+#include "pkg/apiextensions/cel/rules_internal.h"
 
 namespace apiextensions::cel {
 
@@ -27,16 +28,8 @@ const std::set<std::string, std::less<>>& CelReserved() {
   return words;
 }
 
-std::string StringOr(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_string()) return "";
-  return it->get<std::string>();
-}
-
-bool BoolOr(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
-}
+using rules_internal::BoolOr;
+using rules_internal::StringOr;
 
 // A fresh type of the given kind with its sizes (schema nodes do not share types: each has
 // the sizes of its own schema).

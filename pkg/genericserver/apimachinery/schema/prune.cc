@@ -118,9 +118,9 @@ class DuplicateFinder : public json::json_sax_t {
   // costs memory in proportion to the depth; a path is spelled out only for a duplicate.
   struct Frame {
     bool object;
-    std::string key;   // objects: the current member
-    size_t index = 0;  // arrays: the current element
-    std::set<std::string> keys;
+    std::string key{};  // objects: the current member
+    size_t index = 0;   // arrays: the current element
+    std::set<std::string> keys{};
   };
   // "a.b[2].c": the path of the member whose key was just read.
   std::string PathOfCurrent() const {

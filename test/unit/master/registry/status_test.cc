@@ -16,13 +16,20 @@ const std::vector<std::string> kResetObjectMeta = {"labels", "annotations", "fin
                                                    "ownerReferences"};
 
 struct Row {
+  Row(std::string gv, std::string res, std::vector<std::string> stored = {}, bool uncond = true,
+      std::string object_name = "st")
+      : group_version(std::move(gv)),
+        resource(std::move(res)),
+        stored_metadata(std::move(stored)),
+        unconditional(uncond),
+        name(std::move(object_name)) {}
   std::string group_version;
   std::string resource;
   // The metadata a status write cannot change (upstream keeps the stored values).
   std::vector<std::string> stored_metadata;
   // A PUT without metadata.resourceVersion is allowed.
-  bool unconditional = true;
-  std::string name = "st";
+  bool unconditional;
+  std::string name;
 };
 
 std::vector<Row> Rows() {
