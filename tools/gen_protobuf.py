@@ -146,12 +146,13 @@ def descriptors(binary):
 
 def json_tags(binary):
     """(field number, protobuf name) -> set of omitempty flags, from the struct tags Go keeps
-    in the binary (`json:"name,omitempty" protobuf:"bytes,3,opt,name=name"`). Identical tags
-    are stored once, so a flag set of two values means structs that disagree."""
+    in the binary (`json:"name,omitempty" protobuf:"bytes,3,opt,name=name"`, with any other
+    keys between: `patchStrategy:"merge" patchMergeKey:"type"`). Identical tags are stored
+    once, so a flag set of two values means structs that disagree."""
     with open(binary, 'rb') as f:
         data = f.read()
     tags = {}
-    for j, p in set(re.findall(rb'json:"([^"]*)" protobuf:"([^"]*)"', data)):
+    for j, p in set(re.findall(rb'json:"([^"]*)"(?: [A-Za-z]+:"[^"]*")* protobuf:"([^"]*)"', data)):
         parts = p.decode().split(',')
         names = [x[5:] for x in parts if x.startswith('name=')]
         if len(parts) < 2 or not parts[1].isdigit() or len(names) != 1:

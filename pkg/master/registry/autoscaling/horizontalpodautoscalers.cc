@@ -17,36 +17,75 @@ namespace {
 using nlohmann::json;
 namespace v = apimachinery::validation;
 
-// "cpu: 40%/80%" per metric (current "<unknown>" until the controller reports it).
+const json kNone = json::object();
+
+// A quantity field as Go's Quantity.String() of a *Quantity prints it ("<nil>" when unset);
+// stored quantities are already in canonical form.
+std::string Quantity(const json& object, const char* key) {
+  const json* q = Present(object, key);
+  if (q == nullptr) return "<nil>";
+  return q->is_string() ? q->get<std::string>() : q->dump();
+}
+
+// "40%" for a utilization percentage present, else `otherwise`.
+std::string Percent(const json& object, const char* key, const char* otherwise) {
+  const json* p = Present(object, key);
+  return p != nullptr && p->is_number_integer() ? std::to_string(p->get<int64_t>()) + "%"
+                                                : otherwise;
+}
+
+// One metric of the TARGETS cell, as upstream's printer writes it: "<current>/<target>",
+// the current value "<unknown>" until the controller reports the metric at the same index,
+// a resource's name in front, " (avg)" after an object's or external metric's average.
+std::string Target(const json& metric, const json& status) {
+  const std::string type = Str(metric, "type");
+  if (type == "External" || type == "Object" || type == "Pods") {
+    const char* source = type == "External" ? "external" : type == "Object" ? "object" : "pods";
+    const json& target = Sub(Sub(metric, source), "target");
+    const json* reported = Present(status, source);
+    const json& current = reported != nullptr ? Sub(*reported, "current") : kNone;
+    if (type == "Pods") {
+      return (reported ? Quantity(current, "averageValue") : "<unknown>") + "/" +
+             Quantity(target, "averageValue");
+    }
+    if (Present(target, "averageValue") != nullptr) {
+      const bool known = reported != nullptr && Present(current, "averageValue") != nullptr;
+      return (known ? Quantity(current, "averageValue") : "<unknown>") + "/" +
+             Quantity(target, "averageValue") + " (avg)";
+    }
+    return (reported ? Quantity(current, "value") : "<unknown>") + "/" + Quantity(target, "value");
+  }
+  if (type == "Resource" || type == "ContainerResource") {
+    const char* source = type == "Resource" ? "resource" : "containerResource";
+    const json& spec = Sub(metric, source);
+    const json& target = Sub(spec, "target");
+    const json* reported = Present(status, source);
+    const json& current = reported != nullptr ? Sub(*reported, "current") : kNone;
+    if (Present(target, "averageValue") != nullptr) {
+      return Str(spec, "name") + ": " +
+             (reported ? Quantity(current, "averageValue") : "<unknown>") + "/" +
+             Quantity(target, "averageValue");
+    }
+    return Str(spec, "name") + ": " + Percent(current, "averageUtilization", "<unknown>") + "/" +
+           Percent(target, "averageUtilization", "<auto>");
+  }
+  return "<unknown type>";
+}
+
+// The TARGETS cell: the first two metrics, then " + N more...".
 std::string Targets(const json& hpa) {
-  std::string out;
   const json& current = List(Sub(hpa, "status"), "currentMetrics");
   const json& metrics = List(Sub(hpa, "spec"), "metrics");
-  for (size_t i = 0; i < metrics.size(); ++i) {
-    const json& m = metrics[i];
-    std::string item;
-    if (Str(m, "type") == "Resource") {
-      const json& resource = Sub(m, "resource");
-      const json& target = Sub(resource, "target");
-      std::string have = "<unknown>";
-      if (i < current.size()) {
-        const json& cur = Sub(Sub(current[i], "resource"), "current");
-        if (cur.contains("averageUtilization")) {
-          have = std::to_string(Int(cur, "averageUtilization")) + "%";
-        } else if (!Str(cur, "averageValue").empty()) {
-          have = Str(cur, "averageValue");
-        }
-      }
-      std::string want = target.contains("averageUtilization")
-                             ? std::to_string(Int(target, "averageUtilization")) + "%"
-                             : Str(target, "averageValue");
-      item = Str(resource, "name") + ": " + have + "/" + want;
-    } else {
-      item = "<unknown>/" + Str(m, "type");
-    }
-    out += (out.empty() ? "" : ", ") + item;
+  if (metrics.empty()) return "<none>";
+  constexpr size_t kShown = 2;
+  std::string out;
+  for (size_t i = 0; i < metrics.size() && i < kShown; ++i) {
+    out += (i == 0 ? "" : ", ") + Target(metrics[i], i < current.size() ? current[i] : kNone);
   }
-  return out.empty() ? "<none>" : out;
+  if (metrics.size() > kShown) {
+    out += " + " + std::to_string(metrics.size() - kShown) + " more...";
+  }
+  return out;
 }
 
 }  // namespace
@@ -106,9 +145,11 @@ registry::ResourceSpecPtr HorizontalPodAutoscalers() {
     return std::vector<json>{registry::MetaString(hpa, "name"),
                              Str(target, "kind") + "/" + Str(target, "name"),
                              Targets(hpa),
-                             std::to_string(Int(s, "minReplicas", 1)),
-                             std::to_string(Int(s, "maxReplicas")),
-                             std::to_string(Int(Sub(hpa, "status"), "currentReplicas")),
+                             Present(s, "minReplicas") != nullptr
+                                 ? std::to_string(Int(s, "minReplicas"))
+                                 : std::string("<unset>"),
+                             Int(s, "maxReplicas"),
+                             Int(Sub(hpa, "status"), "currentReplicas"),
                              registry::Age(hpa, now)};
   };
   return Finish(std::move(spec));

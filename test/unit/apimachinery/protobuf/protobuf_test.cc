@@ -199,6 +199,20 @@ TEST_CASE("zero values follow the Go JSON tags", "[protobuf]") {
                                    Str(1, Meta("l")) + Str(2, Str(1, "") + Int(2, 0))));
     CHECK(lease["spec"] == json::parse(R"({"holderIdentity":"","leaseDurationSeconds":0})"));
   }
+  SECTION("conditions tagged with a patch strategy are omitempty") {
+    // Their tags have patchStrategy and patchMergeKey between json and protobuf.
+    for (auto [api_version, kind] : {std::pair{"apps/v1", "Deployment"},
+                                     {"apps/v1", "ReplicaSet"},
+                                     {"autoscaling/v2", "HorizontalPodAutoscaler"},
+                                     {"v1", "Node"},
+                                     {"v1", "PersistentVolumeClaim"},
+                                     {"v1", "ReplicationController"}}) {
+      INFO(kind);
+      const json status = Decode(Body(api_version, kind, ""))["status"];
+      CHECK(status.is_object());
+      CHECK(!status.contains("conditions"));
+    }
+  }
   SECTION("a struct absent from the wire is still written") {
     CHECK(Decode(Body("v1", "Namespace", "")) ==
           json::parse(R"({"apiVersion":"v1","kind":"Namespace",

@@ -166,6 +166,55 @@ TEST_CASE("networking, policy, storage, autoscaling and webhook defaults", "[bui
   CHECK(!webhook.contains("reinvocationPolicy"));
 }
 
+TEST_CASE("autoscaling/v2 HPA table: upstream's TARGETS for every metric type", "[builtin]") {
+  testing::Chain api;
+  const std::string hpas = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers";
+  api.Create(hpas, json::parse(R"({"metadata":{"name":"a"},"spec":{"maxReplicas":5,
+      "scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
+      "metrics":[
+        {"type":"Resource","resource":{"name":"memory",
+          "target":{"type":"Utilization","averageUtilization":50}}},
+        {"type":"Pods","pods":{"metric":{"name":"qps"},
+          "target":{"type":"AverageValue","averageValue":"1k"}}},
+        {"type":"External","external":{"metric":{"name":"queue"},
+          "target":{"type":"Value","value":"30"}}}]}})"));
+  api.Create(hpas, json::parse(R"({"metadata":{"name":"b"},"spec":{"minReplicas":2,
+      "maxReplicas":4,"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},
+      "metrics":[
+        {"type":"External","external":{"metric":{"name":"queue"},
+          "target":{"type":"AverageValue","averageValue":"10"}}},
+        {"type":"Object","object":{"metric":{"name":"hits"},
+          "describedObject":{"apiVersion":"v1","kind":"Service","name":"web"},
+          "target":{"type":"Value","value":"100"}}}]}})"));
+  json rows = api.Do("GET", hpas, "", {kTable}).Json()["rows"];
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["cells"][2] == "memory: <unknown>/50%, <unknown>/1k + 1 more...");
+  CHECK(rows[0]["cells"][3] == "1");
+  CHECK(rows[0]["cells"][4] == 5);
+  CHECK(rows[0]["cells"][5] == 0);
+  CHECK(rows[1]["cells"][2] == "<unknown>/10 (avg), <unknown>/100");
+
+  // Current values from the status, matched by index.
+  json a = api.Do("GET", hpas + "/a").Json();
+  a["status"] = json::parse(R"({"currentReplicas":3,"desiredReplicas":3,"currentMetrics":[
+      {"type":"Resource","resource":{"name":"memory","current":{"averageUtilization":40}}},
+      {"type":"Pods","pods":{"metric":{"name":"qps"},"current":{"averageValue":"900"}}}]})");
+  REQUIRE(api.Do("PUT", hpas + "/a/status", a.dump()).status == 200);
+  json b = api.Do("GET", hpas + "/b").Json();
+  b["status"] = json::parse(R"({"currentReplicas":2,"desiredReplicas":2,"currentMetrics":[
+      {"type":"External","external":{"metric":{"name":"queue"},"current":{"value":"7"}}},
+      {"type":"Object","object":{"metric":{"name":"hits"},
+        "describedObject":{"apiVersion":"v1","kind":"Service","name":"web"},
+        "current":{"value":"120"}}}]})");
+  REQUIRE(api.Do("PUT", hpas + "/b/status", b.dump()).status == 200);
+  rows = api.Do("GET", hpas, "", {kTable}).Json()["rows"];
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["cells"][2] == "memory: 40%/50%, 900/1k + 1 more...");
+  CHECK(rows[0]["cells"][5] == 3);
+  // An averaged target without a current average stays unknown.
+  CHECK(rows[1]["cells"][2] == "<unknown>/10 (avg), 120/100");
+}
+
 TEST_CASE("certificate signing requests: requester recorded, approval once", "[builtin]") {
   testing::Chain api;
   const std::string csrs = "/apis/certificates.k8s.io/v1/certificatesigningrequests";

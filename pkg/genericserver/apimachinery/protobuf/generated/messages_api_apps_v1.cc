@@ -88,7 +88,7 @@ constexpr FieldSpec m_api_apps_v1_DeploymentStatus_fields[] = {
     {3, "updatedReplicas", Kind::kInt32, Label::kSingle, false, true, nullptr},
     {4, "availableReplicas", Kind::kInt32, Label::kSingle, false, true, nullptr},
     {5, "unavailableReplicas", Kind::kInt32, Label::kSingle, false, true, nullptr},
-    {6, "conditions", Kind::kMessage, Label::kRepeated, false, false, &m_api_apps_v1_DeploymentCondition},
+    {6, "conditions", Kind::kMessage, Label::kRepeated, false, true, &m_api_apps_v1_DeploymentCondition},
     {7, "readyReplicas", Kind::kInt32, Label::kSingle, false, true, nullptr},
     {8, "collisionCount", Kind::kInt32, Label::kSingle, true, true, nullptr},
 };
@@ -124,7 +124,7 @@ constexpr FieldSpec m_api_apps_v1_ReplicaSetStatus_fields[] = {
     {3, "observedGeneration", Kind::kInt64, Label::kSingle, false, true, nullptr},
     {4, "readyReplicas", Kind::kInt32, Label::kSingle, false, true, nullptr},
     {5, "availableReplicas", Kind::kInt32, Label::kSingle, false, true, nullptr},
-    {6, "conditions", Kind::kMessage, Label::kRepeated, false, false, &m_api_apps_v1_ReplicaSetCondition},
+    {6, "conditions", Kind::kMessage, Label::kRepeated, false, true, &m_api_apps_v1_ReplicaSetCondition},
 };
 constexpr FieldSpec m_api_apps_v1_RollingUpdateDaemonSet_fields[] = {
     {1, "maxUnavailable", Kind::kIntOrString, Label::kSingle, true, true, nullptr},

@@ -73,7 +73,7 @@ constexpr FieldSpec m_api_autoscaling_v2_HorizontalPodAutoscalerStatus_fields[] 
     {3, "currentReplicas", Kind::kInt32, Label::kSingle, false, true, nullptr},
     {4, "desiredReplicas", Kind::kInt32, Label::kSingle, false, false, nullptr},
     {5, "currentMetrics", Kind::kMessage, Label::kRepeated, false, false, &m_api_autoscaling_v2_MetricStatus},
-    {6, "conditions", Kind::kMessage, Label::kRepeated, false, false, &m_api_autoscaling_v2_HorizontalPodAutoscalerCondition},
+    {6, "conditions", Kind::kMessage, Label::kRepeated, false, true, &m_api_autoscaling_v2_HorizontalPodAutoscalerCondition},
 };
 constexpr FieldSpec m_api_autoscaling_v2_MetricIdentifier_fields[] = {
     {1, "name", Kind::kString, Label::kSingle, false, false, nullptr},

@@ -604,7 +604,7 @@ constexpr FieldSpec m_api_core_v1_NodeStatus_fields[] = {
     {1, "capacity", Kind::kQuantity, Label::kMap, false, true, nullptr},
     {2, "allocatable", Kind::kQuantity, Label::kMap, false, true, nullptr},
     {3, "phase", Kind::kString, Label::kSingle, false, true, nullptr},
-    {4, "conditions", Kind::kMessage, Label::kRepeated, false, false, &m_api_core_v1_NodeCondition},
+    {4, "conditions", Kind::kMessage, Label::kRepeated, false, true, &m_api_core_v1_NodeCondition},
     {5, "addresses", Kind::kMessage, Label::kRepeated, false, true, &m_api_core_v1_NodeAddress},
     {6, "daemonEndpoints", Kind::kMessage, Label::kSingle, false, true, &m_api_core_v1_NodeDaemonEndpoints},
     {7, "nodeInfo", Kind::kMessage, Label::kSingle, false, true, &m_api_core_v1_NodeSystemInfo},
@@ -675,7 +675,7 @@ constexpr FieldSpec m_api_core_v1_PersistentVolumeClaimStatus_fields[] = {
     {1, "phase", Kind::kString, Label::kSingle, false, true, nullptr},
     {2, "accessModes", Kind::kString, Label::kRepeated, false, true, nullptr},
     {3, "capacity", Kind::kQuantity, Label::kMap, false, true, nullptr},
-    {4, "conditions", Kind::kMessage, Label::kRepeated, false, false, &m_api_core_v1_PersistentVolumeClaimCondition},
+    {4, "conditions", Kind::kMessage, Label::kRepeated, false, true, &m_api_core_v1_PersistentVolumeClaimCondition},
     {5, "allocatedResources", Kind::kQuantity, Label::kMap, false, true, nullptr},
     {7, "allocatedResourceStatuses", Kind::kString, Label::kMap, false, true, nullptr},
 };
@@ -970,7 +970,7 @@ constexpr FieldSpec m_api_core_v1_ReplicationControllerStatus_fields[] = {
     {3, "observedGeneration", Kind::kInt64, Label::kSingle, false, true, nullptr},
     {4, "readyReplicas", Kind::kInt32, Label::kSingle, false, true, nullptr},
     {5, "availableReplicas", Kind::kInt32, Label::kSingle, false, true, nullptr},
-    {6, "conditions", Kind::kMessage, Label::kRepeated, false, false, &m_api_core_v1_ReplicationControllerCondition},
+    {6, "conditions", Kind::kMessage, Label::kRepeated, false, true, &m_api_core_v1_ReplicationControllerCondition},
 };
 constexpr FieldSpec m_api_core_v1_ResourceClaim_fields[] = {
     {1, "name", Kind::kString, Label::kSingle, false, false, nullptr},
