@@ -11,7 +11,7 @@ namespace testing::protobuf_body {
 inline std::string Varint(std::uint64_t v) {
   std::string out;
   while (v >= 0x80) {
-    out += static_cast<char>(v & 0x7F | 0x80);
+    out += static_cast<char>((v & 0x7F) | 0x80);
     v >>= 7;
   }
   out += static_cast<char>(v);
