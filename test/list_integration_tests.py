@@ -11,12 +11,20 @@ import sys
 
 
 def test_classes(path):
+    """Classes that define test methods or inherit them from a class of the same file; not
+    those named with a leading underscore (mixins of tests, not test cases themselves)."""
     tree = ast.parse(path.read_text(), str(path))
+    with_tests = set()
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and any(
-                isinstance(item, ast.FunctionDef) and item.name.startswith("test")
-                for item in node.body):
-            yield "%s.%s" % (path.stem, node.name)
+        if not isinstance(node, ast.ClassDef):
+            continue
+        own = any(isinstance(item, ast.FunctionDef) and item.name.startswith("test")
+                  for item in node.body)
+        inherited = any(isinstance(b, ast.Name) and b.id in with_tests for b in node.bases)
+        if own or inherited:
+            with_tests.add(node.name)
+            if not node.name.startswith("_"):
+                yield "%s.%s" % (path.stem, node.name)
 
 
 def main():

@@ -596,11 +596,9 @@ class KubectlVersionTestCase(unittest.TestCase):
         self.server.wait_watches("configmaps", 0)
 
 
-class Kubectl120Tests(KubectlVersionTestCase):
-    """kubectl 1.20: /openapi/v2 for explain and client-side validation."""
-
-    binary = KUBECTL_120
-    minor = 20
+class _Flows:
+    """The flows, one test each; mixed into a class per kubectl version (not a TestCase itself,
+    so it never runs without a binary)."""
 
     def test_version(self):
         self.check_version()
@@ -633,76 +631,23 @@ class Kubectl120Tests(KubectlVersionTestCase):
         self.check_watch()
 
 
-class Kubectl127Tests(KubectlVersionTestCase):
+class Kubectl120Tests(_Flows, KubectlVersionTestCase):
+    """kubectl 1.20: /openapi/v2 for explain and client-side validation."""
+
+    binary = KUBECTL_120
+    minor = 20
+
+
+class Kubectl127Tests(_Flows, KubectlVersionTestCase):
     """kubectl 1.27, the oldest build of the dispatcher: /openapi/v3 for explain, the server's
     strict field validation."""
 
     binary = SDK_BIN + "/kubectl.1.27"
     minor = 27
 
-    def test_version(self):
-        self.check_version()
 
-    def test_api_versions(self):
-        self.check_api_versions()
-
-    def test_api_resources(self):
-        self.check_api_resources()
-
-    def test_get_tables(self):
-        self.check_get_tables()
-
-    def test_create_and_delete_list(self):
-        self.check_create_list()
-
-    def test_apply(self):
-        self.check_apply()
-
-    def test_explain_builtin(self):
-        self.check_explain_builtin()
-
-    def test_explain_crd(self):
-        self.check_explain_crd()
-
-    def test_validation(self):
-        self.check_validation()
-
-    def test_watch(self):
-        self.check_watch()
-
-
-class Kubectl133Tests(KubectlVersionTestCase):
+class Kubectl133Tests(_Flows, KubectlVersionTestCase):
     """kubectl 1.33, the newest build, a minor version ahead of the server."""
 
     binary = SDK_BIN + "/kubectl.1.33"
     minor = 33
-
-    def test_version(self):
-        self.check_version()
-
-    def test_api_versions(self):
-        self.check_api_versions()
-
-    def test_api_resources(self):
-        self.check_api_resources()
-
-    def test_get_tables(self):
-        self.check_get_tables()
-
-    def test_create_and_delete_list(self):
-        self.check_create_list()
-
-    def test_apply(self):
-        self.check_apply()
-
-    def test_explain_builtin(self):
-        self.check_explain_builtin()
-
-    def test_explain_crd(self):
-        self.check_explain_crd()
-
-    def test_validation(self):
-        self.check_validation()
-
-    def test_watch(self):
-        self.check_watch()
