@@ -42,11 +42,10 @@ std::string Resolve(const std::string& path, const std::string& directory) {
   return (std::filesystem::path(directory) / path).string();
 }
 
-// A PEM from "<field>-data" (base64) or the file "<field>"; both given is an error.
-std::expected<std::string, std::string> DataOrFile(const json& body, const std::string& field,
-                                                   const std::string& directory,
-                                                   const std::string& what,
-                                                   std::vector<std::string>& errors) {
+// A PEM from "<field>-data" (base64) or the file "<field>"; a failure (both given, bad
+// base64, an unreadable file) is added to errors and gives "".
+std::string DataOrFile(const json& body, const std::string& field, const std::string& directory,
+                       const std::string& what, std::vector<std::string>& errors) {
   const std::string data = Str(body, (field + "-data").c_str());
   const std::string file = Str(body, field.c_str());
   if (!data.empty() && !file.empty()) {
@@ -119,13 +118,13 @@ std::expected<RestConfig, std::string> ParseKubeconfig(std::string_view text,
   auto skip = cluster->find("insecure-skip-tls-verify");
   out.insecure_skip_tls_verify = skip != cluster->end() && skip->is_boolean() && skip->get<bool>();
   const std::string cluster_what = "\"" + cluster_name + "\"";
-  out.ca_pem = *DataOrFile(*cluster, "certificate-authority", directory, cluster_what, errors);
+  out.ca_pem = DataOrFile(*cluster, "certificate-authority", directory, cluster_what, errors);
   if (out.insecure_skip_tls_verify && !out.ca_pem.empty()) {
     errors.push_back("specifying a root certificates file with the insecure flag is not allowed");
   }
   const std::string user_what = "\"" + user_name + "\"";
-  out.cert_pem = *DataOrFile(*user, "client-certificate", directory, user_what, errors);
-  out.key_pem = *DataOrFile(*user, "client-key", directory, user_what, errors);
+  out.cert_pem = DataOrFile(*user, "client-certificate", directory, user_what, errors);
+  out.key_pem = DataOrFile(*user, "client-key", directory, user_what, errors);
   if (out.cert_pem.empty() != out.key_pem.empty()) {
     errors.push_back(out.cert_pem.empty()
                          ? "client-key-data or client-key is specified for " + user_what +

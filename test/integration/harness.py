@@ -41,6 +41,19 @@ def run(args, timeout=30, **kwargs):
                           timeout=timeout, text=True, **kwargs)
 
 
+def wait_for(probe, timeout, what, interval=0.1):
+    """Poll probe() -> (done, last) until done and return last; after `timeout` seconds fail
+    (AssertionError) with the last value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        done, last = probe()
+        if done:
+            return last
+        if time.monotonic() > deadline:
+            raise AssertionError("%s: not within %ds; last: %r" % (what, timeout, last))
+        time.sleep(interval)
+
+
 class ServerError(Exception):
     pass
 

@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import netns  # noqa: E402
 from certs import CA  # noqa: E402
-from harness import CURL, run  # noqa: E402
+from harness import CURL, run, wait_for  # noqa: E402
 from test_kubectl_rest import AGE, RFC3339, UUID, KubectlTestCase, StreamReader, table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -241,15 +241,7 @@ class AggregatorTestCase(KubectlTestCase):
 
     # ---- waiting ---------------------------------------------------------
     def wait_for(self, probe, timeout, what):
-        """Poll probe() -> (done, last) until done; fail with the last value."""
-        deadline = time.monotonic() + timeout
-        while True:
-            done, last = probe()
-            if done:
-                return last
-            if time.monotonic() > deadline:
-                self.fail("%s: not within %ds; last: %r" % (what, timeout, last))
-            time.sleep(0.25)
+        return wait_for(probe, timeout, what, interval=0.25)
 
     def require_apiservice(self):
         status, body = self.apiservice_created

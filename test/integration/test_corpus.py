@@ -29,11 +29,11 @@ import os
 import re
 import sys
 import tempfile
-import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from harness import wait_for  # noqa: E402
 from test_kubectl_rest import AGE, KubectlTestCase, table  # noqa: E402
 
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
@@ -202,15 +202,7 @@ class CorpusTestCase(KubectlTestCase):
         self.assertEqual(r.stderr, stderr, what)
 
     def wait_for(self, probe, timeout, what):
-        """Poll probe() -> (done, last) until done; fail with the last value."""
-        deadline = time.monotonic() + timeout
-        while True:
-            done, last = probe()
-            if done:
-                return last
-            if time.monotonic() > deadline:
-                self.fail("%s: not within %ds; last: %r" % (what, timeout, last))
-            time.sleep(0.1)
+        return wait_for(probe, timeout, what)
 
 
 class CorpusApplyTests(CorpusTestCase):
