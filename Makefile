@@ -1,5 +1,6 @@
 # Thin wrapper over CMake. The two commands a newcomer needs:
 #   make run    install dependencies, build, start the server on its embedded defaults
+#               with the controller manager beside it
 #   make test   install dependencies, build, run every test
 BUILD    ?= build
 JOBS     ?= 2
@@ -7,8 +8,9 @@ DATA_DIR ?= $(CURDIR)/data
 BIND     ?= 127.0.0.1
 PORT     ?= 6443
 ARGS     ?=
+# CONTROLLERS=false runs the API server alone (no kube-controller-manager).
+CONTROLLERS ?= true
 
-BINARY := $(BUILD)/cmd/kube-apiserver/kube-apiserver
 KUBECONFIG_PATH := $(DATA_DIR)/admin.kubeconfig
 
 .PHONY: deps test-deps configure build run test clean
@@ -23,16 +25,17 @@ configure:
 	@test -f $(BUILD)/build.ninja || cmake -S . -B $(BUILD) -G Ninja
 
 build: deps configure
-	cmake --build $(BUILD) -j $(JOBS) --target kube-apiserver
+	cmake --build $(BUILD) -j $(JOBS) --target kube-apiserver kube-controller-manager
 
 run: build
 	@echo
-	@echo "Starting kube-apiserver on https://$(BIND):$(PORT) (data in $(DATA_DIR)); Ctrl-C stops it."
+	@echo "Starting kube-apiserver on https://$(BIND):$(PORT) (data in $(DATA_DIR)) and"
+	@echo "kube-controller-manager (CONTROLLERS=false leaves it out); Ctrl-C stops both."
 	@echo "The admin kubeconfig is written to $(KUBECONFIG_PATH). In another terminal:"
 	@echo "  kubectl --kubeconfig $(KUBECONFIG_PATH) version"
 	@echo "  kubectl --kubeconfig $(KUBECONFIG_PATH) get --raw '/readyz?verbose'"
 	@echo
-	exec $(BINARY) --data-dir $(DATA_DIR) --bind-address $(BIND) --secure-port $(PORT) $(ARGS)
+	exec scripts/run-cluster.sh $(BUILD) $(DATA_DIR) $(BIND) $(PORT) $(CONTROLLERS) $(ARGS)
 
 test: test-deps configure
 	cmake --build $(BUILD) -j $(JOBS)

@@ -29,13 +29,14 @@ std::expected<void, std::string> WriteAdminKubeconfig(const AdminKubeconfig& k) 
       "contexts:\n"
       "- context:\n"
       "    cluster: kube-apiserver\n"
-      "    user: admin\n"
-      "  name: admin@kube-apiserver\n"
-      "current-context: admin@kube-apiserver\n"
+      "    user: " +
+      k.user + "\n  name: " + k.user + "@kube-apiserver\n" + "current-context: " + k.user +
+      "@kube-apiserver\n" +
       "preferences: {}\n"
       "users:\n"
-      "- name: admin\n"
-      "  user:\n"
+      "- name: " +
+      k.user +
+      "\n  user:\n"
       "    client-certificate-data: " +
       util::Base64Encode(*cert) + "\n    client-key-data: " + util::Base64Encode(*key) + "\n";
   std::error_code ec;

@@ -156,6 +156,18 @@ std::expected<PKIFiles, std::string> EnsurePKI(const PKIRequest& request) {
     return std::unexpected(r.error());
   }
 
+  files.controller_manager_cert = dir + "controller-manager.crt";
+  files.controller_manager_key = dir + "controller-manager.key";
+  pki::CertRequest controller_manager;
+  controller_manager.common_name = kControllerManagerUser;
+  controller_manager.client_auth = true;
+  controller_manager.validity = kLeafValidity;
+  if (auto r = EnsureLeaf("controller-manager client", files.controller_manager_cert,
+                          files.controller_manager_key, *ca, controller_manager, nullptr);
+      !r) {
+    return std::unexpected(r.error());
+  }
+
   // The front proxy: its own CA, so that a certificate trusted for request headers is never
   // an ordinary client identity, and the client certificate the aggregator presents.
   if (request.generate_front_proxy) {

@@ -3,6 +3,8 @@
 //   ca.crt/ca.key               the CA (10 years); trusted for client certificates
 //   apiserver.crt/apiserver.key serving certificate (1 year), unless --tls-cert-file
 //   admin.crt/admin.key         client certificate CN=admin, O=system:masters (1 year)
+//   controller-manager.crt/.key client certificate CN=system:kube-controller-manager
+//                               (1 year), for kube-controller-manager's kubeconfig
 //   sa.key                      the key that signs service-account tokens (kept as is)
 //   front-proxy-ca.crt/.key     a second CA (10 years), trusted only for request headers
 //   front-proxy-client.crt/.key client certificate CN=front-proxy-client (1 year) signed by
@@ -33,6 +35,8 @@ struct PKIFiles {
   std::string serving_key;
   std::string admin_cert;
   std::string admin_key;
+  std::string controller_manager_cert;
+  std::string controller_manager_key;
   std::string service_account_key;
   std::string front_proxy_ca_cert;  // these four empty when not generated
   std::string front_proxy_ca_key;
@@ -42,6 +46,8 @@ struct PKIFiles {
 
 // The common name of the generated front-proxy client certificate (kubeadm's).
 inline constexpr char kFrontProxyClientName[] = "front-proxy-client";
+// The controller manager's user, as upstream's bootstrap RBAC policy names it.
+inline constexpr char kControllerManagerUser[] = "system:kube-controller-manager";
 
 std::expected<PKIFiles, std::string> EnsurePKI(const PKIRequest& request);
 

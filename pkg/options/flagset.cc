@@ -1,7 +1,11 @@
 #include "pkg/options/flagset.h"
 
+#include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <climits>
+#include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <sstream>
 
@@ -42,6 +46,26 @@ void FlagSet::StringList(const std::string& name, std::vector<std::string>* targ
            target->emplace_back(util::TrimSpace(item));
          }
          return std::string();
+       }});
+}
+
+void FlagSet::Float(const std::string& name, double* target, std::string usage) {
+  std::ostringstream shown;
+  shown << *target;
+  Add({name, "float32", std::move(usage), shown.str(), false,
+       [target](const std::string& v) -> std::string {
+         char* end = nullptr;
+         errno = 0;
+         const double value = std::strtod(v.c_str(), &end);
+         if (v.empty() || end != v.c_str() + v.size() ||
+             std::isspace(static_cast<unsigned char>(v[0]))) {
+           return "strconv.ParseFloat: parsing " + util::Quote(v) + ": invalid syntax";
+         }
+         if (errno == ERANGE || std::abs(value) > 3.4028234663852886e38) {
+           return "strconv.ParseFloat: parsing " + util::Quote(v) + ": value out of range";
+         }
+         *target = value;
+         return "";
        }});
 }
 

@@ -22,6 +22,8 @@ class FlagSet {
   void StringList(const std::string& name, std::vector<std::string>* target, std::string usage);
   void Int(const std::string& name, int* target, std::string usage);
   void Bool(const std::string& name, bool* target, std::string usage);
+  // pflag's float32 (client QPS).
+  void Float(const std::string& name, double* target, std::string usage);
   void Duration(const std::string& name, util::Duration* target, std::string usage);
   // A one-letter alias: "-v" for "v".
   void Shorthand(char letter, const std::string& name);

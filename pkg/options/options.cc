@@ -205,6 +205,15 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
   if (auto r = WriteAdminKubeconfig(kubeconfig); !r) {
     return std::unexpected(std::vector{"writing the admin kubeconfig: " + r.error()});
   }
+  // What kube-controller-manager needs beside: its kubeconfig (the signing key is sa.key).
+  kubeconfig.path = done.ControllerManagerKubeconfig();
+  kubeconfig.client_cert_file = done.pki_.controller_manager_cert;
+  kubeconfig.client_key_file = done.pki_.controller_manager_key;
+  kubeconfig.user = kControllerManagerUser;
+  if (auto r = WriteAdminKubeconfig(kubeconfig); !r) {
+    return std::unexpected(
+        std::vector{"writing the controller manager's kubeconfig: " + r.error()});
+  }
   return done;
 }
 

@@ -54,6 +54,10 @@ class CompletedOptions {
   const Options& Get() const { return options_; }
   const PKIFiles& Pki() const { return pki_; }
   const std::string& AdminKubeconfig() const { return options_.embedded.admin_kubeconfig; }
+  // <data-dir>/controller-manager.kubeconfig, as the controller manager's user.
+  std::string ControllerManagerKubeconfig() const {
+    return options_.embedded.data_dir + "/controller-manager.kubeconfig";
+  }
   // The configuration the aggregator, master and apiextensions servers share.
   genericserver::Config GenericConfig() const;
   // Which storage to open, and where.

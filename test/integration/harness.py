@@ -19,6 +19,10 @@ BINARY = os.environ.get(
     "KAS_BINARY",
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "cmd",
                  "kube-apiserver", "kube-apiserver"))
+KCM_BINARY = os.environ.get(
+    "KAS_KCM_BINARY",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "cmd",
+                 "kube-controller-manager", "kube-controller-manager"))
 KUBECTL = "/usr/bin/kubectl"
 CURL = "/usr/bin/curl"
 OPENSSL = "/usr/bin/openssl"
@@ -300,6 +304,78 @@ class Server:
         elif cert:
             cmd += ["--cert", cert[0], "--key", cert[1]]
         return run(cmd + list(args), timeout=timeout)
+
+
+class ControllerManager:
+    """One kube-controller-manager process against a Server, with the kubeconfig, signing
+    key and CA the server wrote; its log in its own temporary directory. Stopped by pid."""
+
+    def __init__(self, server, *extra_args, port=None):
+        self.server = server
+        self.extra_args = list(extra_args)
+        self.port = port or free_port()
+        self.tmpdir = tempfile.mkdtemp(prefix="kcm-it-")
+        self.log_path = os.path.join(self.tmpdir, "kcm.log")
+        data = server.data_dir
+        cmd = [KCM_BINARY, "--kubeconfig", os.path.join(data, "controller-manager.kubeconfig"),
+               "--service-account-private-key-file", os.path.join(server.pki, "sa.key"),
+               "--root-ca-file", server.ca_file,
+               "--bind-address", "127.0.0.1", "--secure-port", str(self.port),
+               "--cert-dir", self.tmpdir] + self.extra_args
+        with open(self.log_path, "ab") as logf:
+            self.proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL)
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def log(self):
+        try:
+            with open(self.log_path, "r", errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def wait(self, timeout):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self, sig=signal.SIGKILL):
+        if self.proc.poll() is None:
+            try:
+                os.kill(self.proc.pid, sig)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+        return self.proc.returncode
+
+    def get(self, path, cert=False):
+        """GET over HTTPS (the self-signed certificate unchecked), anonymous or with the
+        admin client certificate: (status, body)."""
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        if cert:
+            ctx.load_cert_chain(*self.server.admin_cert)
+        conn = http.client.HTTPSConnection("127.0.0.1", self.port, context=ctx, timeout=10)
+        try:
+            conn.request("GET", path)
+            r = conn.getresponse()
+            return r.status, r.read().decode()
+        finally:
+            conn.close()
 
 
 class Etcd:

@@ -38,25 +38,6 @@ void NormalizeMetadata(json& object) {
   }
 }
 
-std::string FormatTime(std::chrono::system_clock::time_point t) {
-  std::time_t secs = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::optional<std::chrono::system_clock::time_point> ParseTime(std::string_view s) {
-  std::tm tm{};
-  std::string text(s);
-  const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-  if (!end) return std::nullopt;
-  auto t = std::chrono::system_clock::from_time_t(timegm(&tm));
-  // Fractional seconds and a zone offset may follow; only UTC ("Z") offsets are expected.
-  return t;
-}
-
 std::string NowTimestamp() { return FormatTime(std::chrono::system_clock::now()); }
 
 std::string GenerateName(std::string_view prefix) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "pkg/genericserver/registry/strategy.h"
+#include "pkg/util/timestamp.h"
 
 namespace registry {
 
@@ -19,9 +20,8 @@ std::string MetaString(const nlohmann::json& object, std::string_view field);
 // annotations, finalizers, ownerReferences and managedFields, and null metadata fields.
 void NormalizeMetadata(nlohmann::json& object);
 
-// RFC 3339 in UTC with second precision, as metav1.Time serialises: 2026-11-30T12:00:00Z.
-std::string FormatTime(std::chrono::system_clock::time_point t);
-std::optional<std::chrono::system_clock::time_point> ParseTime(std::string_view s);
+using util::FormatTime;
+using util::ParseTime;
 std::string NowTimestamp();
 
 // generateName (at most its first 58 characters) plus five random characters from upstream's
