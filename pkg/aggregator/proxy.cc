@@ -7,6 +7,7 @@
 #include "pkg/genericserver/endpoints/version_priority.h"
 #include "pkg/genericserver/server/responses.h"
 #include "pkg/util/log.h"
+#include "pkg/util/percent_encode.h"
 #include "pkg/util/strings.h"
 
 namespace aggregator {
@@ -57,19 +58,7 @@ bool IsUpgrade(const genericserver::Request& request) {
 // A header name part as Go's net/http would accept it: token characters kept, anything else
 // percent-encoded (upstream's headerKeyEscape).
 std::string HeaderKeyEscape(std::string_view key) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  static constexpr std::string_view kTokenSpecials = "!#$&'*+-.^_`|~";
-  std::string out;
-  for (unsigned char c : key) {
-    if (std::isalnum(c) || kTokenSpecials.find(static_cast<char>(c)) != std::string_view::npos) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
+  return util::PercentEncode(key, "!#$&'*+-.^_`|~");
 }
 
 std::string ClientIP(const std::string& remote_address) {

@@ -1,6 +1,6 @@
 #include "pkg/client/rest/resource.h"
 
-#include <cctype>
+#include "pkg/util/percent_encode.h"
 
 namespace client {
 
@@ -27,20 +27,7 @@ std::string ResourcePath(const GroupVersionResource& gvr, std::string_view names
   return path;
 }
 
-std::string QueryEscape(std::string_view value) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : value) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+std::string QueryEscape(std::string_view value) { return util::PercentEncode(value, "-_.~"); }
 
 std::pair<std::string, std::string> ParseApiVersion(std::string_view api_version) {
   const size_t slash = api_version.find('/');

@@ -24,6 +24,14 @@ std::expected<controller::InitResult, std::string> StartGarbageCollectorControll
       ctx.client_for ? ctx.client_for(kClientName) : nullptr;
   if (!client) client = ctx.client;
   if (!client) return std::unexpected(std::string("garbage collector: no API client"));
+  // Upstream's collector client: twice the QPS and burst of the others.
+  client::RestConfig config = client->config();
+  config.qps *= 2;
+  config.burst *= 2;
+  auto doubled =
+      client::RestClient::New(config, "kube-controller-manager/generic-garbage-collector", ctx.io);
+  if (!doubled) return std::unexpected(doubled.error());
+  client = std::move(*doubled);
 
   // Upstream's collector has an event broadcaster of its own, with this source component.
   auto recorder = client::EventRecorder::New(client, kEventComponent, "", ctx.io);
