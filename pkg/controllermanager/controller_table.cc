@@ -5,6 +5,8 @@
 #include "pkg/controller/namespace/namespace_controller.h"
 #include "pkg/controller/rootcacertpublisher/publisher.h"
 #include "pkg/controller/serviceaccount/serviceaccounts_controller.h"
+#include "pkg/controller/serviceaccount/tokens_controller.h"
+#include "pkg/controllermanager/controller_names.h"
 
 namespace controllermanager {
 
@@ -18,6 +20,7 @@ const std::map<std::string, controller::InitFunc>& ControllerInitializers() {
       {"root-ca-certificate-publisher-controller",
        controller::rootcacertpublisher::StartRootCACertPublisher},
       {"serviceaccount-controller", controller::serviceaccount::StartServiceAccountController},
+      {kServiceAccountTokenController, controller::serviceaccount::StartTokensController},
   };
   return table;
 }

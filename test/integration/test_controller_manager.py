@@ -15,6 +15,7 @@ Run with:
         /usr/bin/python3 -m unittest test_controller_manager -v
 """
 
+import base64
 import json
 import signal
 import subprocess
@@ -247,7 +248,10 @@ class ServingAndOptions(_Cluster):
 
     def test_healthz_lists_leader_election_and_started_controllers(self):
         def probe():
-            status, body = self.kcm.get("/healthz?verbose")
+            try:
+                status, body = self.kcm.get("/healthz?verbose")
+            except OSError as e:  # not listening yet
+                return False, repr(e)
             return status == 200 and "[+]namespace-controller ok" in body, body
         body = wait_for(probe, 10, "healthz with the controllers")
         self.assertIn("[+]leaderElection ok\n", body)
@@ -268,13 +272,14 @@ class ServingAndOptions(_Cluster):
         self.assertEqual(config["Generic"]["LeaderElection"]["LeaseDuration"], "15s")
 
     def test_logs_follow_start_controllers(self):
-        log = self.kcm.log()
-        self.assertIn('"Starting controller" controller="serviceaccount-token-controller"', log)
-        self.assertIn('"Started controller" controller="namespace-controller"', log)
-        self.assertIn('"Warning: controller is disabled" controller="bootstrap-signer-controller"',
-                      log)
-        self.assertIn('"Skipping a cloud provider controller" controller="service-lb-controller"',
-                      log)
+        expected = ('"Starting controller" controller="serviceaccount-token-controller"',
+                    '"Started controller" controller="namespace-controller"',
+                    '"Warning: controller is disabled" controller="bootstrap-signer-controller"',
+                    '"Skipping a cloud provider controller" controller="service-lb-controller"',
+                    '"Started controller" controller="clusterrole-aggregation-controller"')
+        # The controllers start one after another once the lease is held: wait for them.
+        log = wait_for(lambda: (all(line in self.kcm.log() for line in expected),
+                                self.kcm.log()), 20, "the start-up log lines")
         # The token controller comes first.
         first = log.index('"Starting controller"')
         self.assertEqual(log.index('"Starting controller" controller="serviceaccount-token-'
@@ -287,6 +292,78 @@ class ServingAndOptions(_Cluster):
         self.assertIn('"foo" is not in the list of known controllers', r.stderr)
         self.assertIn('"bar" is not in the list of known controllers', r.stderr)
         self.assertIn("leaseDuration must be greater than renewDeadline", r.stderr)
+
+
+class ServiceAccountTokens(_Cluster):
+    """Secrets of type kubernetes.io/service-account-token: filled by the token controller
+    with a legacy token the API server accepts, and deleted with their account."""
+
+    def data(self, ns, name):
+        secret = self.get_json("-n", ns, "secret", name) or {}
+        return {k: base64.b64decode(v).decode() for k, v in secret.get("data", {}).items()}
+
+    def test_token_secret_is_filled_and_authenticates(self):
+        self.ok("create", "namespace", "tokens")
+        self.ok("-n", "tokens", "create", "serviceaccount", "robot")
+        self.ok("apply", "-f", "-", stdin="""
+apiVersion: v1
+kind: Secret
+metadata:
+  name: robot-token
+  namespace: tokens
+  annotations: {kubernetes.io/service-account.name: robot}
+type: kubernetes.io/service-account-token
+""")
+        data = wait_for(lambda: ("token" in (d := self.data("tokens", "robot-token")), d), 10,
+                        "the token filled in")
+        with open(self.server.ca_file) as f:
+            self.assertEqual(data["ca.crt"], f.read())
+        self.assertEqual(data["namespace"], "tokens")
+        uid = self.get_json("-n", "tokens", "serviceaccount", "robot")["metadata"]["uid"]
+        secret = self.get_json("-n", "tokens", "secret", "robot-token")
+        self.assertEqual(secret["metadata"]["annotations"]["kubernetes.io/service-account.uid"],
+                         uid)
+        # The API server takes the token: the user is the account.
+        status, _, body = self.server.request(
+            "POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", cert=False,
+            token=data["token"], headers={"Content-Type": "application/json"},
+            body=json.dumps({"apiVersion": "authentication.k8s.io/v1",
+                             "kind": "SelfSubjectReview"}))
+        self.assertEqual(status, 201, body)
+        user = json.loads(body)["status"]["userInfo"]
+        self.assertEqual(user["username"], "system:serviceaccount:tokens:robot")
+        self.assertEqual(user["uid"], uid)
+        self.assertEqual(user["groups"], ["system:serviceaccounts", "system:serviceaccounts:tokens",
+                                          "system:authenticated"])
+        # The token signed by another key is refused.
+        forged = data["token"][:-4] + ("AAAA" if not data["token"].endswith("AAAA") else "BBBB")
+        status, _, _ = self.server.request("GET", "/api", cert=False, token=forged)
+        self.assertEqual(status, 401)
+
+        # Deleting the account deletes its token secrets.
+        self.ok("-n", "tokens", "delete", "serviceaccount", "robot")
+        wait_for(lambda: (not self.exists("-n", "tokens", "secret", "robot-token"), None), 10,
+                 "the token secret deleted with its account")
+
+    def test_token_secret_of_a_missing_account_is_deleted(self):
+        self.ok("create", "namespace", "orphan-tokens")
+        self.ok("apply", "-f", "-", stdin="""
+apiVersion: v1
+kind: Secret
+metadata:
+  name: nobody-token
+  namespace: orphan-tokens
+  annotations: {kubernetes.io/service-account.name: nobody}
+type: kubernetes.io/service-account-token
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: plain, namespace: orphan-tokens}
+stringData: {a: b}
+""")
+        wait_for(lambda: (not self.exists("-n", "orphan-tokens", "secret", "nobody-token"), None),
+                 10, "the token secret of a missing account deleted")
+        self.assertTrue(self.exists("-n", "orphan-tokens", "secret", "plain"))
 
 
 class LeaderElection(unittest.TestCase):

@@ -225,9 +225,16 @@ Awaitable<Result<void>> SharedInformer::ListAndWatch() {
     }
     stream_ = std::move(*opened);
     if (stopped_) stream_->Close();
+    const Clock::time_point opened_at = Clock::now();
+    int events = 0;
     while (true) {
       auto doc = co_await stream_->Next();
-      if (!doc || !*doc) break;  // the watch ended or broke: watch again from here
+      if (!doc) {  // the watch broke: back off, then list again
+        stream_.reset();
+        co_return std::unexpected(ApiError{0, "", "watch broke: " + doc.error()});
+      }
+      if (!*doc) break;  // the watch ended: watch again from here
+      ++events;
       json event = json::parse(**doc, nullptr, false);
       if (!event.is_object()) continue;
       const std::string type = event.value("type", "");
@@ -252,6 +259,12 @@ Awaitable<Result<void>> SharedInformer::ListAndWatch() {
       if (!object_rv.empty()) resource_version_ = object_rv;
     }
     stream_.reset();
+    // A watch that ends at once with nothing in it is a server refusing to hold watches
+    // (as client-go's reflector, a "very short watch" is an error): back off rather than
+    // spin reopening it.
+    if (!stopped_ && events == 0 && Clock::now() - opened_at < std::chrono::seconds(1)) {
+      co_return std::unexpected(ApiError{0, "", "very short watch: the watch ended at once"});
+    }
   }
   co_return Result<void>();
 }

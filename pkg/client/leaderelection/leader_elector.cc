@@ -142,8 +142,10 @@ Awaitable<std::optional<std::string>> LeaderElector::Update(json lease) {
 
 Awaitable<bool> LeaderElector::TryAcquireOrRenew() {
   const std::string now = util::FormatMicroTime(std::chrono::system_clock::now());
+  // The Lease holds whole seconds: round up, so a lease of 1.5 s is never recorded as
+  // shorter than it is held.
   const int64_t duration_seconds =
-      std::chrono::duration_cast<std::chrono::seconds>(config_.lease_duration).count();
+      std::chrono::ceil<std::chrono::seconds>(config_.lease_duration).count();
   const auto timeout =
       std::max<Clock::duration>(std::chrono::seconds(1), config_.renew_deadline / 2);
   const Clock::time_point observed_at{Clock::duration(observed_time_.load())};

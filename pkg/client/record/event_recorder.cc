@@ -4,6 +4,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
 
 #include "pkg/client/rest/resource.h"
@@ -20,6 +21,7 @@ namespace {
 constexpr auto kAggregationWindow = std::chrono::minutes(10);
 constexpr double kBurst = 25;
 constexpr auto kRefill = std::chrono::minutes(5);  // one token per
+constexpr size_t kMaxQueued = 1000;
 const GroupVersionResource kEvents{"", "v1", "events"};
 
 std::string MetaField(const json& object, const char* field) {
@@ -58,14 +60,30 @@ EventRecorder::EventRecorder(std::shared_ptr<RestClient> client, std::string com
 
 void EventRecorder::Event(const ObjectReference& object, std::string type, std::string reason,
                           std::string message) {
-  net::co_spawn(
-      strand_,
-      [self = shared_from_this(), object, type = std::move(type), reason = std::move(reason),
-       message = std::move(message)]() mutable {
-        return self->Write(std::move(object), std::move(type), std::move(reason),
-                           std::move(message));
-      },
-      net::detached);
+  net::post(strand_, [self = shared_from_this(),
+                      pending = Pending{object, std::move(type), std::move(reason),
+                                        std::move(message)}]() mutable {
+    // As client-go's broadcaster, at most 1000 events wait; more are dropped.
+    if (self->pending_.size() >= kMaxQueued) return;
+    self->pending_.push_back(std::move(pending));
+    if (self->writing_) return;
+    self->writing_ = true;
+    net::co_spawn(
+        self->strand_, [self]() { return self->Drain(); }, net::detached);
+  });
+}
+
+// One writer at a time, in the order the events came: the same event recorded twice in a
+// row is one Event with count 2, never two Events written side by side.
+Awaitable<void> EventRecorder::Drain() {
+  auto self = shared_from_this();
+  while (!pending_.empty()) {
+    Pending next = std::move(pending_.front());
+    pending_.pop_front();
+    co_await Write(std::move(next.object), std::move(next.type), std::move(next.reason),
+                   std::move(next.message));
+  }
+  writing_ = false;
 }
 
 Awaitable<void> EventRecorder::Write(ObjectReference object, std::string type, std::string reason,

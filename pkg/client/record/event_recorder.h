@@ -5,11 +5,12 @@
 // ten minutes raises its count and lastTimestamp (a patch) instead of making another; a
 // spam filter (a token bucket per object: burst 25, one more every 5 minutes) drops floods.
 // Recording never blocks and never fails the caller: writes happen on the recorder's
-// strand, and their failures are logged.
+// strand, one at a time in the order recorded, and their failures are logged.
 //
 // Threads: Event may be called from any thread; all state lives on the recorder's strand.
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -43,6 +44,7 @@ class EventRecorder : public std::enable_shared_from_this<EventRecorder> {
  private:
   EventRecorder(std::shared_ptr<RestClient> client, std::string component, std::string host,
                 boost::asio::any_io_executor io);
+  Awaitable<void> Drain();
   Awaitable<void> Write(ObjectReference object, std::string type, std::string reason,
                         std::string message);
 
@@ -51,6 +53,12 @@ class EventRecorder : public std::enable_shared_from_this<EventRecorder> {
   boost::asio::strand<boost::asio::any_io_executor> strand_;
 
   // Strand-owned.
+  struct Pending {
+    ObjectReference object;
+    std::string type, reason, message;
+  };
+  std::deque<Pending> pending_;
+  bool writing_ = false;  // a Drain is running
   struct Recorded {
     std::string namespace_name, name;
     int64_t count = 0;

@@ -29,6 +29,12 @@ constexpr char kPodUIDKey[] = "authentication.kubernetes.io/pod-uid";
 constexpr char kNodeNameKey[] = "authentication.kubernetes.io/node-name";
 constexpr char kNodeUIDKey[] = "authentication.kubernetes.io/node-uid";
 
+// Legacy tokens (the Secret-based ones): their fixed issuer and flat private claims.
+constexpr char kLegacyNamespaceClaim[] = "kubernetes.io/serviceaccount/namespace";
+constexpr char kLegacyNameClaim[] = "kubernetes.io/serviceaccount/service-account.name";
+constexpr char kLegacyUIDClaim[] = "kubernetes.io/serviceaccount/service-account.uid";
+constexpr char kLegacySecretClaim[] = "kubernetes.io/serviceaccount/secret.name";
+
 // The clock skew tolerated on exp, nbf and iat (go-jose's jwt.DefaultLeeway, which
 // upstream's validator uses).
 constexpr int64_t kLeewaySeconds = 60;
@@ -145,6 +151,28 @@ std::optional<std::string> ReadRef(const json& obj, const char* key, std::string
   return std::nullopt;
 }
 
+// A legacy token's private claims (what the serviceaccount-token controller writes into
+// Secrets): flat keys instead of the "kubernetes.io" object, and no times or audiences.
+std::expected<void, std::string> DecodeLegacyClaims(const json& claims, DecodedClaims& c) {
+  ObjectRef secret;
+  if (auto err = ReadString(claims, kLegacyNamespaceClaim, kLegacyNamespaceClaim, c.ns))
+    return std::unexpected(*err);
+  if (auto err = ReadString(claims, kLegacyNameClaim, kLegacyNameClaim, c.service_account.name))
+    return std::unexpected(*err);
+  if (auto err = ReadString(claims, kLegacyUIDClaim, kLegacyUIDClaim, c.service_account.uid))
+    return std::unexpected(*err);
+  if (auto err = ReadString(claims, kLegacySecretClaim, kLegacySecretClaim, secret.name))
+    return std::unexpected(*err);
+  // Upstream's legacy validator refuses a token that leaves any of them out.
+  if (c.ns.empty()) return std::unexpected("namespace claim is missing");
+  if (c.service_account.name.empty())
+    return std::unexpected("service account name claim is missing");
+  if (c.service_account.uid.empty()) return std::unexpected("service account uid claim is missing");
+  if (secret.name.empty()) return std::unexpected("secret name claim is missing");
+  c.secret = std::move(secret);
+  return {};
+}
+
 std::expected<DecodedClaims, std::string> DecodeClaims(const json& claims) {
   DecodedClaims c;
   if (auto err = ReadString(claims, "iss", "iss", c.iss)) return std::unexpected(*err);
@@ -167,6 +195,11 @@ std::expected<DecodedClaims, std::string> DecodeClaims(const json& claims) {
   if (auto err = ReadDate(claims, "exp", c.exp)) return std::unexpected(*err);
   if (auto err = ReadDate(claims, "nbf", c.nbf)) return std::unexpected(*err);
   if (auto err = ReadDate(claims, "iat", c.iat)) return std::unexpected(*err);
+  if (c.iss == kLegacyIssuer) {
+    if (auto legacy = DecodeLegacyClaims(claims, c); !legacy)
+      return std::unexpected(legacy.error());
+    return c;
+  }
 
   auto k8s = claims.find("kubernetes.io");
   if (k8s == claims.end() || k8s->is_null()) return c;
@@ -298,7 +331,9 @@ class ServiceAccountTokenAuthenticator final : public Authenticator {
                                    std::vector<std::string> api_audiences)
       : keys_(std::move(keys)),
         issuers_(issuers.begin(), issuers.end()),
-        audiences_(std::move(api_audiences)) {}
+        audiences_(std::move(api_audiences)) {
+    issuers_.insert(kLegacyIssuer);  // as upstream, always accepted beside the configured ones
+  }
 
   AuthenticateResult Authenticate(const genericserver::Request& request) const override {
     std::string_view token = BearerToken(request);
@@ -368,26 +403,52 @@ class ServiceAccountTokenAuthenticator final : public Authenticator {
   std::vector<std::string> audiences_;
 };
 
+// Signs `payload` with the key: the compact serialization with upstream's header.
+std::expected<std::string, std::string> SignPayload(const json& payload,
+                                                    std::string_view private_key_pem) {
+  std::expected<jws::Pkey, std::string> key = jws::ReadPrivateKey(private_key_pem);
+  if (!key) return std::unexpected(key.error());
+  std::expected<std::string, std::string> alg_name = jws::SigningAlgorithm(key->get());
+  if (!alg_name) return std::unexpected(alg_name.error());
+  std::expected<std::string, std::string> kid = jws::KeyID(key->get());
+  if (!kid) return std::unexpected("failed to derive keyID: " + kid.error());
+  json header = {{"alg", *alg_name}, {"kid", *kid}};
+  std::string input = util::Base64RawURLEncode(Serialize(header)) + "." +
+                      util::Base64RawURLEncode(Serialize(payload));
+  std::expected<std::string, std::string> sig = jws::Sign(key->get(), *alg_name, input);
+  if (!sig) return std::unexpected(sig.error());
+  return input + "." + util::Base64RawURLEncode(*sig);
+}
+
 }  // namespace
 
 std::expected<std::string, std::string> SignServiceAccountToken(const ServiceAccountClaims& claims,
                                                                 std::string_view private_key_pem) {
   try {
-    std::expected<jws::Pkey, std::string> key = jws::ReadPrivateKey(private_key_pem);
-    if (!key) return std::unexpected(key.error());
-    std::expected<std::string, std::string> alg_name = jws::SigningAlgorithm(key->get());
-    if (!alg_name) return std::unexpected(alg_name.error());
-    std::expected<std::string, std::string> kid = jws::KeyID(key->get());
-    if (!kid) return std::unexpected("failed to derive keyID: " + kid.error());
     std::expected<json, std::string> payload = ClaimsJSON(claims);
     if (!payload) return std::unexpected(payload.error());
+    return SignPayload(*payload, private_key_pem);
+  } catch (const std::exception& e) {
+    return std::unexpected(std::string("signing the service account token: ") + e.what());
+  }
+}
 
-    json header = {{"alg", *alg_name}, {"kid", *kid}};
-    std::string input = util::Base64RawURLEncode(Serialize(header)) + "." +
-                        util::Base64RawURLEncode(Serialize(*payload));
-    std::expected<std::string, std::string> sig = jws::Sign(key->get(), *alg_name, input);
-    if (!sig) return std::unexpected(sig.error());
-    return input + "." + util::Base64RawURLEncode(*sig);
+std::expected<std::string, std::string> SignLegacyServiceAccountToken(
+    const LegacyServiceAccountClaims& claims, std::string_view private_key_pem) {
+  if (claims.ns.empty() || claims.name.empty() || claims.uid.empty() ||
+      claims.secret_name.empty()) {
+    return std::unexpected(
+        "a legacy service account token needs the namespace, name and uid of the account and "
+        "the name of its secret");
+  }
+  try {
+    json payload = {{"iss", kLegacyIssuer},
+                    {kLegacyNamespaceClaim, claims.ns},
+                    {kLegacySecretClaim, claims.secret_name},
+                    {kLegacyNameClaim, claims.name},
+                    {kLegacyUIDClaim, claims.uid},
+                    {"sub", kUsernamePrefix + claims.ns + ":" + claims.name}};
+    return SignPayload(payload, private_key_pem);
   } catch (const std::exception& e) {
     return std::unexpected(std::string("signing the service account token: ") + e.what());
   }

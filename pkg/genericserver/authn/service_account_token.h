@@ -11,8 +11,9 @@
 // token is bound to.
 //
 // Like upstream, verification accepts a minute of clock skew on exp, nbf and iat. Unlike
-// upstream, the service account and the bound object are not looked up: a token stays
-// valid until it expires even when they are deleted.
+// upstream, the service account and the bound object (or a legacy token's Secret) are not
+// looked up: a token stays valid until it expires (a legacy one for ever) even when they are
+// deleted.
 
 #include <chrono>
 #include <expected>
@@ -43,6 +44,17 @@ struct ServiceAccountClaims {
 std::expected<std::string, std::string> SignServiceAccountToken(const ServiceAccountClaims& claims,
                                                                 std::string_view private_key_pem);
 
+// A legacy (Secret-based) token, as the serviceaccount-token controller writes into Secrets
+// of type kubernetes.io/service-account-token: issuer "kubernetes/serviceaccount", the
+// account and its Secret named in flat private claims, no expiry and no audience.
+inline constexpr char kLegacyIssuer[] = "kubernetes/serviceaccount";
+struct LegacyServiceAccountClaims {
+  std::string ns, name, uid;  // the service account
+  std::string secret_name;
+};
+std::expected<std::string, std::string> SignLegacyServiceAccountToken(
+    const LegacyServiceAccountClaims& claims, std::string_view private_key_pem);
+
 // The "-----BEGIN PUBLIC KEY-----" PEM (SubjectPublicKeyInfo) of a private key PEM: what a
 // verifier needs to check the tokens that key signs.
 std::expected<std::string, std::string> PublicKeyOf(std::string_view private_key_pem);
@@ -51,8 +63,9 @@ std::expected<std::string, std::string> PublicKeyOf(std::string_view private_key
 //  - public_keys_pem: each string holds one or more PEM blocks: public keys ("PUBLIC KEY"),
 //    certificates, or private keys (their public half is used), RSA or EC, as upstream's
 //    --service-account-key-file accepts. Blocks that are none of these are skipped.
-//  - issuers: the accepted "iss" values; a token from another issuer is left to the other
-//    authenticators (std::nullopt), as is anything that is not a compact JWS.
+//  - issuers: the accepted "iss" values besides kLegacyIssuer, which is always accepted (as
+//    upstream); a token from another issuer is left to the other authenticators
+//    (std::nullopt), as is anything that is not a compact JWS.
 //  - api_audiences: the token's "aud" must share one of these (a token without "aud" is
 //    taken to be for them); when empty, any audience is accepted.
 // A token from an accepted issuer that fails any check is an error (401).
