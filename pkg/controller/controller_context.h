@@ -11,6 +11,7 @@
 #include <chrono>
 #include <expected>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,9 +35,13 @@ struct ControllerOptions {
   std::string service_account_private_key_pem;
   std::string root_ca_pem;  // --root-ca-file, else the kubeconfig's CA
   std::string cluster_signing_cert_pem, cluster_signing_key_pem;
+  // --cluster-signing-<signer>-{cert,key}-file by <signer> (kubelet-serving, kubelet-client,
+  // kube-apiserver-client, legacy-unknown): the (cert, key) PEM of the signers given.
+  std::map<std::string, std::pair<std::string, std::string>> cluster_signing_per_signer;
   std::chrono::milliseconds cluster_signing_duration{std::chrono::hours(8760)};
   std::chrono::milliseconds resource_quota_sync_period{std::chrono::minutes(5)};
   int concurrent_resource_quota_syncs = 5;
+  int concurrent_ttl_after_finished_syncs = 5;
 };
 
 struct ControllerContext {

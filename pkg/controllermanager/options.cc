@@ -7,6 +7,23 @@
 
 namespace controllermanager {
 
+namespace {
+
+// --cluster-signing-<flag>-{cert,key}-file and the signer kubernetes.io/<signer> it is for.
+constexpr std::pair<const char*, const char*> kSigningFlagSigners[] = {
+    {"kubelet-serving", "kubelet-serving"},
+    {"kubelet-client", "kube-apiserver-client-kubelet"},
+    {"kube-apiserver-client", "kube-apiserver-client"},
+    {"legacy-unknown", "legacy-unknown"}};
+// How upstream's validation names each pair when one file is missing (sic).
+constexpr std::pair<const char*, const char*> kSigningFlagLabels[] = {
+    {"kubelet-serving", "cluster-signing-kubelet-serving"},
+    {"kubelet-client", "cluster-signing-kube-apiserver-client"},
+    {"kube-apiserver-client", "cluster-signing-kube-apiserver"},
+    {"legacy-unknown", "cluster-signing-legacy-unknown"}};
+
+}  // namespace
+
 void GenericOptions::AddFlags(options::FlagSet& fs) {
   fs.Section("Generic flags");
   fs.StringList("controllers", &controllers,
@@ -150,12 +167,28 @@ void KubeControllerManagerOptions::AddFlags(options::FlagSet& fs) {
   fs.Section("CSR signing controller flags");
   fs.String("cluster-signing-cert-file", &cluster_signing_cert_file,
             "Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped "
-            "certificates.");
+            "certificates.  If specified, no more specific --cluster-signing-* flag may be "
+            "specified.");
   fs.String("cluster-signing-key-file", &cluster_signing_key_file,
             "Filename containing a PEM-encoded RSA or ECDSA private key used to sign "
-            "cluster-scoped certificates.");
+            "cluster-scoped certificates.  If specified, no more specific --cluster-signing-* "
+            "flag may be specified.");
+  for (const auto& [flag, signer] : kSigningFlagSigners) {
+    auto& files = cluster_signing_signer_files[flag];
+    fs.String("cluster-signing-" + std::string(flag) + "-cert-file", &files.first,
+              "Filename containing a PEM-encoded X509 CA certificate used to issue certificates "
+              "for the kubernetes.io/" +
+                  std::string(signer) +
+                  " signer.  If specified, --cluster-signing-{cert,key}-file must not be set.");
+    fs.String("cluster-signing-" + std::string(flag) + "-key-file", &files.second,
+              "Filename containing a PEM-encoded RSA or ECDSA private key used to sign "
+              "certificates for the kubernetes.io/" +
+                  std::string(signer) +
+                  " signer.  If specified, --cluster-signing-{cert,key}-file must not be set.");
+  }
   fs.Duration("cluster-signing-duration", &cluster_signing_duration,
-              "The max length of duration signed certificates will be given.");
+              "The max length of duration signed certificates will be given.  Individual CSRs "
+              "may request shorter certs by setting spec.expirationSeconds.");
   fs.Section("Namespace controller flags");
   fs.Int("concurrent-namespace-syncs", &concurrent_namespace_syncs,
          "The number of namespace objects that are allowed to sync concurrently.");
@@ -172,6 +205,10 @@ void KubeControllerManagerOptions::AddFlags(options::FlagSet& fs) {
               "The period for syncing quota usage status in the system");
   fs.Int("concurrent-resource-quota-syncs", &concurrent_resource_quota_syncs,
          "The number of resource quotas that are allowed to sync concurrently.");
+  fs.Section("TTL-after-finished controller flags");
+  fs.Int("concurrent-ttl-after-finished-syncs", &concurrent_ttl_after_finished_syncs,
+         "The number of ttl-after-finished-controller workers that are allowed to sync "
+         "concurrently.");
   fs.Section("Logs flags");
   fs.Int("v", &verbosity, "number for the log level verbosity");
   fs.Shorthand('v', "v");
@@ -185,10 +222,24 @@ std::vector<std::string> KubeControllerManagerOptions::Validate() const {
   for (std::string& e : leader_election.Validate()) errors.push_back(std::move(e));
   for (std::string& e : serving.Validate()) errors.push_back(std::move(e));
   if (generic.kube_api_burst < 0) errors.push_back("--kube-api-burst must not be negative");
-  if (cluster_signing_cert_file.empty() != cluster_signing_key_file.empty()) {
+  // Upstream's CSRSigningControllerOptions.Validate, with its labels for each signer.
+  bool any_signer_file = false;
+  for (const auto& [flag, label] : kSigningFlagLabels) {
+    auto files = cluster_signing_signer_files.find(flag);
+    if (files == cluster_signing_signer_files.end()) continue;
+    const auto& [cert, key] = files->second;
+    any_signer_file = any_signer_file || !cert.empty() || !key.empty();
+    if (cert.empty() && !key.empty()) {
+      errors.push_back("\"" + std::string(label) + "\": cannot specify key without cert");
+    } else if (!cert.empty() && key.empty()) {
+      errors.push_back("\"" + std::string(label) + "\": cannot specify cert without key");
+    }
+  }
+  if ((!cluster_signing_cert_file.empty() || !cluster_signing_key_file.empty()) &&
+      any_signer_file) {
     errors.push_back(
-        "cluster-signing-cert-file and cluster-signing-key-file must be given "
-        "together");
+        "cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file "
+        "flags at the same time");
   }
   if (concurrent_gc_syncs < 1) errors.push_back("concurrent-gc-syncs must be greater than 0");
   return errors;
@@ -212,6 +263,14 @@ KubeControllerManagerOptions::ControllerOptions() const {
   read(root_ca_file, "error parsing root-ca-file at", o.root_ca_pem);
   read(cluster_signing_cert_file, "--cluster-signing-cert-file", o.cluster_signing_cert_pem);
   read(cluster_signing_key_file, "--cluster-signing-key-file", o.cluster_signing_key_pem);
+  for (const auto& [flag, files] : cluster_signing_signer_files) {
+    if (files.first.empty() && files.second.empty()) continue;
+    auto& pems = o.cluster_signing_per_signer[flag];
+    const std::string cert_flag = "--cluster-signing-" + flag + "-cert-file";
+    const std::string key_flag = "--cluster-signing-" + flag + "-key-file";
+    read(files.first, cert_flag.c_str(), pems.first);
+    read(files.second, key_flag.c_str(), pems.second);
+  }
   o.concurrent_namespace_syncs = concurrent_namespace_syncs;
   o.namespace_sync_period =
       std::chrono::duration_cast<std::chrono::milliseconds>(namespace_sync_period);
@@ -223,6 +282,7 @@ KubeControllerManagerOptions::ControllerOptions() const {
   o.resource_quota_sync_period =
       std::chrono::duration_cast<std::chrono::milliseconds>(resource_quota_sync_period);
   o.concurrent_resource_quota_syncs = concurrent_resource_quota_syncs;
+  o.concurrent_ttl_after_finished_syncs = concurrent_ttl_after_finished_syncs;
   if (!errors.empty()) return std::unexpected(errors);
   return o;
 }

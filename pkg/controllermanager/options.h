@@ -5,6 +5,7 @@
 // lock type, exclusive signing flags), Complete loads the files they name.
 
 #include <expected>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,9 @@ struct KubeControllerManagerOptions {
   std::string root_ca_file;
   int concurrent_serviceaccount_token_syncs = 5;
   std::string cluster_signing_cert_file, cluster_signing_key_file;
+  // --cluster-signing-<signer>-{cert,key}-file, by <signer>: kubelet-serving, kubelet-client,
+  // kube-apiserver-client, legacy-unknown.
+  std::map<std::string, std::pair<std::string, std::string>> cluster_signing_signer_files;
   util::Duration cluster_signing_duration = std::chrono::hours(8760);
   int concurrent_namespace_syncs = 10;
   util::Duration namespace_sync_period = std::chrono::minutes(5);
@@ -66,6 +70,7 @@ struct KubeControllerManagerOptions {
   bool enable_garbage_collector = true;
   util::Duration resource_quota_sync_period = std::chrono::minutes(5);
   int concurrent_resource_quota_syncs = 5;
+  int concurrent_ttl_after_finished_syncs = 5;
   int verbosity = 0;
   bool help = false;
   bool version = false;

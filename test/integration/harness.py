@@ -308,18 +308,22 @@ class Server:
 
 class ControllerManager:
     """One kube-controller-manager process against a Server, with the kubeconfig, signing
-    key and CA the server wrote; its log in its own temporary directory. Stopped by pid."""
+    key and CA the server wrote (the CA also signs CSRs); its log in its own temporary
+    directory. Stopped by pid."""
 
-    def __init__(self, server, *extra_args, port=None):
+    def __init__(self, server, *extra_args, port=None, signing=True):
         self.server = server
         self.extra_args = list(extra_args)
         self.port = port or free_port()
         self.tmpdir = tempfile.mkdtemp(prefix="kcm-it-")
         self.log_path = os.path.join(self.tmpdir, "kcm.log")
         data = server.data_dir
+        # The client CA signs CSRs, as in a kubeadm cluster (signing=False: no signing files).
+        signing_args = ["--cluster-signing-cert-file", server.ca_file,
+                        "--cluster-signing-key-file", os.path.join(server.pki, "ca.key")]
         cmd = [KCM_BINARY, "--kubeconfig", os.path.join(data, "controller-manager.kubeconfig"),
                "--service-account-private-key-file", os.path.join(server.pki, "sa.key"),
-               "--root-ca-file", server.ca_file,
+               "--root-ca-file", server.ca_file] + (signing_args if signing else []) + [
                "--bind-address", "127.0.0.1", "--secure-port", str(self.port),
                "--cert-dir", self.tmpdir] + self.extra_args
         with open(self.log_path, "ab") as logf:

@@ -1,7 +1,10 @@
 // The stored kinds of the other built-in groups: defaults, the rules users meet, tables.
 #include <catch2/catch.hpp>
 
+#include "pkg/pki/pki.h"
+#include "pkg/util/base64.h"
 #include "test/unit/master/registry/chain_fixture.h"
+#include "test/unit/master/registry/objects.h"
 
 using nlohmann::json;
 
@@ -218,10 +221,9 @@ TEST_CASE("autoscaling/v2 HPA table: upstream's TARGETS for every metric type", 
 TEST_CASE("certificate signing requests: requester recorded, approval once", "[builtin]") {
   testing::Chain api;
   const std::string csrs = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
-  // base64 of a PEM block; the server checks the block type, not the key inside.
+  // The body of a valid object: a real request, whose signature the server checks.
   const std::string request =
-      "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQgotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNU"
-      "LS0tLS0K";
+      testing::ValidBody("certificates.k8s.io/v1/certificatesigningrequests")["spec"]["request"];
   json csr = api.Create(csrs, {{"metadata", {{"name", "jane"}}},
                                {"spec",
                                 {{"request", request},
@@ -240,7 +242,7 @@ TEST_CASE("certificate signing requests: requester recorded, approval once", "[b
   std::vector<std::string> fields;
   const json refused = bad.Json();
   for (const json& c : refused["details"]["causes"]) fields.push_back(c["field"]);
-  CHECK(fields == std::vector<std::string>{"spec.request", "spec.signerName", "spec.usages",
+  CHECK(fields == std::vector<std::string>{"spec.request", "spec.usages", "spec.signerName",
                                            "spec.expirationSeconds"});
 
   // kubectl certificate approve: PUT /approval with an Approved condition.
@@ -257,10 +259,25 @@ TEST_CASE("certificate signing requests: requester recorded, approval once", "[b
   auto denied = api.Do("PUT", csrs + "/jane/approval", both.dump());
   REQUIRE(denied.status == 422);
   CHECK(std::string(denied.Json()["message"]).find("mutually exclusive") != std::string::npos);
-  // The signer issues through /status; the table shows it.
-  auto issued = api.Do("PATCH", csrs + "/jane/status", R"({"status":{"certificate":"Zm9v"}})",
+  // The signer issues through /status (PEM certificates only, and once); the table shows it.
+  auto garbage = api.Do("PATCH", csrs + "/jane/status", R"({"status":{"certificate":"Zm9v"}})",
+                        {"Content-Type: application/merge-patch+json"});
+  REQUIRE(garbage.status == 422);
+  CHECK(std::string(garbage.Json()["message"])
+            .find("status.certificate: Invalid value: \"<certificate data>\": must contain at "
+                  "least one "
+                  "CERTIFICATE PEM block") != std::string::npos);
+  auto ca = pki::GenerateCA("csr-test", std::chrono::hours(1));
+  REQUIRE(ca);
+  const json patch = {{"status", {{"certificate", util::Base64Encode(ca->cert_pem)}}}};
+  auto issued = api.Do("PATCH", csrs + "/jane/status", patch.dump(),
                        {"Content-Type: application/merge-patch+json"});
   REQUIRE(issued.status == 200);
+  auto again = api.Do("PATCH", csrs + "/jane/status", R"({"status":{"certificate":null}})",
+                      {"Content-Type: application/merge-patch+json"});
+  REQUIRE(again.status == 422);
+  CHECK(std::string(again.Json()["message"])
+            .find("updates may not modify existing certificate content") != std::string::npos);
   auto table = api.Do("GET", csrs, "", {kTable});
   const json cells = table.Json()["rows"][0]["cells"];
   CHECK(cells[3] == "system:anonymous");

@@ -5,10 +5,14 @@ namespace {
 
 using nlohmann::json;
 
-// A CSR request: a PEM block, base64 (the server checks the block type only).
+// A real request (CN=registry-test, P-256): the server checks its signature.
 constexpr char kCSRRequest[] =
-    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQgotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNU"
-    "LS0tLS0K";
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIU01Ib0NBUUF3R0RFV01CUUdBMVVFQXd3TmNtVm"
+    "5hWE4wY25rdGRHVnpkREJaTUJNR0J5cUdTTTQ5QWdFRwpDQ3FHU000OUF3RUhBMElBQkVsQVlIaVY4YTlKcUhzbmQ4"
+    "TWRqRzFoaHpSQ3BQYVo2akozTVZyVTAzMkhZZVZkCklsblplYW4rdjhmK1lDUzRHNGxpeXlkZHNiNU95VnhLTFpXdG"
+    "14Q2dBREFLQmdncWhrak9QUVFEQWdOSUFEQkYKQWlCU3R2WkZQZ0lBK1lGUmdQc3BmR2JLK0dFOWtpejhUT2VoSXF2"
+    "Q3RTMTRlUUloQUlhWjZ2Z256bFAvOTZvZgp2NGFPenEwZ1dmTUp6VmNTN3p4S2VZdk5ibnpPCi0tLS0tRU5EIENFUl"
+    "RJRklDQVRFIFJFUVVFU1QtLS0tLQo=";
 
 std::map<std::string, json> Bodies() {
   const json selector = {{"matchLabels", {{"app", "x"}}}};

@@ -1,0 +1,71 @@
+#include "pkg/controller/bootstrap/token_cleaner.h"
+
+#include <boost/asio/strand.hpp>
+#include <nlohmann/json.hpp>
+
+#include "pkg/controller/bootstrap/timestamps.h"
+#include "pkg/controller/bootstrap/token_secret.h"
+#include "pkg/controller/worker.h"
+#include "pkg/util/duration.h"
+#include "pkg/util/log.h"
+
+namespace controller::bootstrap {
+
+using nlohmann::json;
+
+namespace {
+
+const client::GroupVersionResource kSecrets{"", "v1", "secrets"};
+
+}  // namespace
+
+std::expected<InitResult, std::string> StartTokenCleanerController(ControllerContext& ctx) {
+  auto secrets = ctx.informers->ForResource(kSecrets);
+  auto queue = workqueue::Queue::New(boost::asio::make_strand(ctx.io));
+  auto api = ctx.client_for("token-cleaner");
+
+  client::ResourceEventHandler handler;
+  handler.on_add = [queue](const client::ObjectPtr& o) {
+    if (IsWatchedTokenSecret(*o)) Enqueue(queue, client::KeyOf(*o));
+  };
+  handler.on_update = [queue](const client::ObjectPtr&, const client::ObjectPtr& o) {
+    if (IsWatchedTokenSecret(*o)) Enqueue(queue, client::KeyOf(*o));
+  };
+  secrets->AddEventHandler(std::move(handler));
+
+  std::weak_ptr<workqueue::Queue> weak_queue = queue;
+  SyncFunc sync = [secrets, api, weak_queue](const std::string& key) -> Awaitable<SyncResult> {
+    const auto start = std::chrono::steady_clock::now();
+    client::ObjectPtr secret = secrets->Get(key);
+    if (!secret) {
+      KLOG_V(3) << "\"Secret has been deleted\" secret=\"" << key << "\"";
+      co_return SyncResult();
+    }
+    if (secret->value("type", "") != kSecretTypeBootstrapToken) co_return SyncResult();
+    const Expiration expiration = GetExpiration(*secret, Now());
+    if (expiration.expired) {
+      KLOG_V(3) << "\"Deleting expired secret\" secret=\"" << key << "\"";
+      const json& meta = (*secret)["metadata"];
+      json options = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
+      const std::string uid = meta.value("uid", "");
+      if (!uid.empty()) options["preconditions"] = {{"uid", uid}};
+      const std::string path =
+          client::ResourcePath(kSecrets, meta.value("namespace", ""), meta.value("name", ""));
+      auto deleted = co_await api->Delete(path, &options);
+      // NotFound: deleted already; Conflict: the uid precondition failed (a new Secret).
+      if (!deleted && !deleted.error().IsConflict() && !deleted.error().IsNotFound()) {
+        KLOG_V(3) << "\"Error deleting secret\" err=\"" << deleted.error().String() << "\"";
+      }
+    } else if (expiration.remaining.count() > 0) {
+      if (auto q = weak_queue.lock()) EnqueueAfter(q, key, RequeueDelay(expiration.remaining));
+    }
+    KLOG_V(4) << "\"Finished syncing secret\" secret=\"" << key << "\" elapsedTime=\""
+              << util::FormatDuration(std::chrono::steady_clock::now() - start) << "\"";
+    co_return SyncResult();
+  };
+  KLOG_INFO << "\"Starting token cleaner controller\"";
+  RunWorkers(queue, 1, "token_cleaner", std::move(sync), {secrets});
+  return InitResult{true};
+}
+
+}  // namespace controller::bootstrap

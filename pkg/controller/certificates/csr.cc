@@ -1,0 +1,91 @@
+#include "pkg/controller/certificates/csr.h"
+
+#include <nlohmann/json.hpp>
+
+#include "pkg/util/base64.h"
+
+namespace controller::certificates {
+
+using nlohmann::json;
+
+namespace {
+
+const json& Field(const json& object, const char* key) {
+  static const json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+std::string String(const json& object, const char* key) {
+  const json& v = Field(object, key);
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+
+const json& Conditions(const json& csr) { return Field(Field(csr, "status"), "conditions"); }
+
+}  // namespace
+
+Approval GetApproval(const json& csr) {
+  Approval out;
+  const json& conditions = Conditions(csr);
+  if (!conditions.is_array()) return out;
+  for (const json& c : conditions) {
+    const std::string type = String(c, "type");
+    if (type == kApproved) out.approved = true;
+    if (type == kDenied) out.denied = true;
+  }
+  return out;
+}
+
+bool IsApproved(const json& csr) {
+  const Approval a = GetApproval(csr);
+  return a.approved && !a.denied;
+}
+
+bool HasTrueCondition(const json& csr, const std::string& type) {
+  const json& conditions = Conditions(csr);
+  if (!conditions.is_array()) return false;
+  for (const json& c : conditions) {
+    const std::string status = String(c, "status");
+    if (String(c, "type") == type && (status.empty() || status == "True")) return true;
+  }
+  return false;
+}
+
+std::string IssuedCertificate(const json& csr) {
+  auto decoded = util::Base64Decode(String(Field(csr, "status"), "certificate"));
+  return decoded ? *decoded : std::string();
+}
+
+std::string RequestPEM(const json& csr) {
+  auto decoded = util::Base64Decode(String(Field(csr, "spec"), "request"));
+  return decoded ? *decoded : std::string();
+}
+
+std::vector<std::string> Usages(const json& csr) {
+  std::vector<std::string> out;
+  const json& usages = Field(Field(csr, "spec"), "usages");
+  if (!usages.is_array()) return out;
+  for (const json& u : usages) {
+    if (u.is_string()) out.push_back(u.get<std::string>());
+  }
+  return out;
+}
+
+std::set<std::string> UsageSet(const json& csr) {
+  std::vector<std::string> usages = Usages(csr);
+  return {usages.begin(), usages.end()};
+}
+
+std::optional<int64_t> ExpirationSeconds(const json& csr) {
+  const json& v = Field(Field(csr, "spec"), "expirationSeconds");
+  if (!v.is_number_integer()) return std::nullopt;
+  return v.get<int64_t>();
+}
+
+std::string Name(const json& csr) { return String(Field(csr, "metadata"), "name"); }
+
+std::string SignerName(const json& csr) { return String(Field(csr, "spec"), "signerName"); }
+
+}  // namespace controller::certificates
