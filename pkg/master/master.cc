@@ -9,6 +9,7 @@
 #include "pkg/genericserver/storage/converting.h"
 #include "pkg/master/bootstrap/kubernetes_service.h"
 #include "pkg/master/bootstrap/priority_classes.h"
+#include "pkg/master/bootstrap/rbac_bootstrap.h"
 #include "pkg/master/bootstrap/system_namespaces.h"
 #include "pkg/master/registry/core/service_allocations.h"
 #include "pkg/master/registry/resources.h"
@@ -156,9 +157,14 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       "networking.k8s.io", "v1",
       {resources::Ingresses(), resources::IngressClasses(), resources::NetworkPolicies()});
   group_version("policy", "v1", {}, {disruption_budgets});
-  group_version("rbac.authorization.k8s.io", "v1",
-                {resources::Roles(), resources::ClusterRoles(), resources::RoleBindings(),
-                 resources::ClusterRoleBindings()});
+  bootstrap::RBACStores rbac;
+  rbac.roles = store(resources::Roles(), namespace_lifecycle);
+  rbac.cluster_roles = store(resources::ClusterRoles(), namespace_lifecycle);
+  rbac.role_bindings = store(resources::RoleBindings(), namespace_lifecycle);
+  rbac.cluster_role_bindings = store(resources::ClusterRoleBindings(), namespace_lifecycle);
+  rbac.namespaces = namespaces;
+  group_version("rbac.authorization.k8s.io", "v1", {},
+                {rbac.roles, rbac.cluster_roles, rbac.role_bindings, rbac.cluster_role_bindings});
   group_version("storage.k8s.io", "v1",
                 {resources::StorageClasses(), resources::CSIDrivers(), resources::CSINodes(),
                  resources::VolumeAttachments(), resources::CSIStorageCapacities()});
@@ -209,6 +215,8 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   s->generic_->AddPostStartHook(
       "start-cluster-authentication-info-controller",
       bootstrap::AuthenticationConfigMap(namespaces, config_maps, master.cluster_authentication));
+  // Upstream's RBAC bootstrap policy, created and reconciled at every start.
+  s->generic_->AddPostStartHook("rbac/bootstrap-roles", bootstrap::RBACBootstrapRoles(rbac));
   s->generic_->AddPostStartHook("scheduling/bootstrap-system-priority-classes",
                                 bootstrap::SystemPriorityClasses(priority_classes));
   s->generic_->AddPostStartHook("bootstrap-controller",

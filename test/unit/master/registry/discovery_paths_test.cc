@@ -96,6 +96,7 @@ TEST_CASE("health: the checks of the chain, in upstream's order", "[builtin][hea
                      "poststarthook/crd-informer-synced",
                      "poststarthook/start-system-namespaces-controller",
                      "poststarthook/start-cluster-authentication-info-controller",
+                     "poststarthook/rbac/bootstrap-roles",
                      "poststarthook/scheduling/bootstrap-system-priority-classes",
                      "poststarthook/bootstrap-controller",
                      "poststarthook/start-kube-aggregator-informers",
