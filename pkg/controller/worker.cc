@@ -19,6 +19,13 @@ void EnqueueAfter(const std::shared_ptr<workqueue::Queue>& queue, std::string ke
   net::post(queue->strand(), [queue, key = std::move(key), delay] { queue->AddAfter(key, delay); });
 }
 
+std::chrono::milliseconds RequeueDelay(std::chrono::microseconds remaining) {
+  const std::chrono::milliseconds day = std::chrono::hours(24);
+  if (remaining >= day) return day;
+  if (remaining.count() <= 0) return std::chrono::milliseconds(0);
+  return std::chrono::ceil<std::chrono::milliseconds>(remaining);
+}
+
 void RunWorkers(std::shared_ptr<workqueue::Queue> queue, int workers, std::string name,
                 SyncFunc sync, std::vector<std::shared_ptr<client::SharedInformer>> wait_for) {
   net::co_spawn(

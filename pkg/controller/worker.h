@@ -7,6 +7,7 @@
 // sync function is awaited there (it may hop elsewhere and come back). A key is never
 // synced by two workers at once (the queue guarantees it).
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -30,5 +31,11 @@ void RunWorkers(std::shared_ptr<workqueue::Queue> queue, int workers, std::strin
 void Enqueue(const std::shared_ptr<workqueue::Queue>& queue, std::string key);
 void EnqueueAfter(const std::shared_ptr<workqueue::Queue>& queue, std::string key,
                   std::chrono::milliseconds delay);
+
+// The delay to queue a key again with when it is due in `remaining`: rounded up to whole
+// milliseconds (so the key does not come back just before its time), and at most a day (a
+// time years away, e.g. a skewed clock, would overflow the queue's clock; the key is looked
+// at again daily instead).
+std::chrono::milliseconds RequeueDelay(std::chrono::microseconds remaining);
 
 }  // namespace controller

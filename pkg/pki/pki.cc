@@ -5,33 +5,26 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
-#include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
 #include <memory>
 
+#include "pkg/pki/openssl_helpers.h"
 #include "pkg/util/openssl.h"
 
 namespace pki {
 namespace {
 
+using internal::NotAfter;
+using internal::ReadCert;
+using internal::ReadKey;
 using util::openssl::Bio;
 using util::openssl::BioString;
 using util::openssl::Cert;
 using util::openssl::Error;
 using util::openssl::MemoryBio;
 using util::openssl::Pkey;
-
-Cert ReadCert(std::string_view pem) {
-  Bio bio = MemoryBio(pem);
-  return Cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
-}
-
-Pkey ReadKey(std::string_view pem) {
-  Bio bio = MemoryBio(pem);
-  return Pkey(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
-}
 
 std::expected<Pkey, std::string> NewKey() {
   Pkey key(EVP_EC_gen("P-256"));
@@ -56,12 +49,9 @@ std::expected<Cert, std::string> MakeCert(EVP_PKEY* key, const CertRequest& requ
                                           X509* issuer, EVP_PKEY* signer_key) {
   Cert cert(X509_new());
   X509_set_version(cert.get(), 2);
-  unsigned char serial[16];
-  RAND_bytes(serial, sizeof serial);
-  serial[0] &= 0x7f;  // positive
-  BIGNUM* bn = BN_bin2bn(serial, sizeof serial, nullptr);
-  BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get()));
-  BN_free(bn);
+  if (!internal::SetRandomSerial(cert.get())) {
+    return std::unexpected(Error("generating a serial number"));
+  }
   // Backdated an hour for clocks that disagree a little.
   X509_gmtime_adj(X509_getm_notBefore(cert.get()), -3600);
   X509_gmtime_adj(X509_getm_notAfter(cert.get()),
@@ -196,9 +186,7 @@ std::expected<CertInfo, std::string> ParseCertificate(std::string_view pem) {
     }
   }
   GENERAL_NAMES_free(names);
-  std::tm tm{};
-  ASN1_TIME_to_tm(X509_get0_notAfter(cert.get()), &tm);
-  info.not_after = std::chrono::system_clock::from_time_t(timegm(&tm));
+  info.not_after = NotAfter(cert.get());
   info.is_ca = X509_check_ca(cert.get()) != 0;
   return info;
 }
@@ -239,9 +227,7 @@ std::expected<std::vector<BundleCertificate>, std::string> SplitBundle(std::stri
     if (PEM_write_bio_X509(encoded.get(), cert.get()) != 1) {
       return std::unexpected(Error("encoding PEM"));
     }
-    std::tm tm{};
-    ASN1_TIME_to_tm(X509_get0_notAfter(cert.get()), &tm);
-    out.push_back({BioString(encoded.get()), std::chrono::system_clock::from_time_t(timegm(&tm))});
+    out.push_back({BioString(encoded.get()), NotAfter(cert.get())});
   }
   // The loop ends at the end of the data (no further PEM start line) or at a bad block.
   const unsigned long code = ERR_peek_last_error();

@@ -2,20 +2,23 @@
 
 #include <arpa/inet.h>
 #include <openssl/pem.h>
-#include <openssl/rand.h>
 #include <openssl/x509v3.h>
 
 #include <array>
-#include <cstring>
 #include <ctime>
 #include <map>
 #include <memory>
+#include <optional>
 
+#include "pkg/pki/openssl_helpers.h"
 #include "pkg/util/openssl.h"
 
 namespace pki {
 namespace {
 
+using internal::NotAfter;
+using internal::ReadCert;
+using internal::ReadKey;
 using util::openssl::Bio;
 using util::openssl::BioString;
 using util::openssl::Cert;
@@ -36,26 +39,51 @@ using Extensions =
 
 constexpr char kNotARequest[] = "PEM block type must be CERTIFICATE REQUEST";
 
-// The first PEM block, as Go's pem.Decode finds it (text before it is skipped), decoded
-// when it is a CERTIFICATE REQUEST.
-std::expected<Req, std::string> ReadRequest(std::string_view pem) {
-  Bio bio = MemoryBio(pem);
+// One PEM block: its type ("CERTIFICATE"), whether it has headers, its DER bytes.
+struct PemBlock {
+  std::string type;
+  bool has_headers = false;
+  std::string der;
+};
+
+// The next PEM block of `bio`, as Go's pem.Decode finds it (text before it is skipped);
+// std::nullopt at the end of the data or at a block OpenSSL cannot read (its error
+// cleared).
+std::optional<PemBlock> ReadPemBlock(BIO* bio) {
   char* name = nullptr;
   char* header = nullptr;
   unsigned char* data = nullptr;
   long len = 0;
-  if (!bio || PEM_read_bio(bio.get(), &name, &header, &data, &len) != 1) {
+  if (!bio || PEM_read_bio(bio, &name, &header, &data, &len) != 1) {
     ERR_clear_error();
-    return std::unexpected(kNotARequest);
+    return std::nullopt;
   }
-  const bool is_request = std::strcmp(name, "CERTIFICATE REQUEST") == 0;
-  const unsigned char* p = data;
-  Req req(is_request ? d2i_X509_REQ(nullptr, &p, len) : nullptr);
-  const bool trailing = req && p != data + len;
+  PemBlock block{name, header && header[0] != '\0',
+                 std::string(reinterpret_cast<const char*>(data), static_cast<size_t>(len))};
   OPENSSL_free(name);
   OPENSSL_free(header);
   OPENSSL_free(data);
-  if (!is_request) return std::unexpected(kNotARequest);
+  return block;
+}
+
+// The DER bytes of `block` decoded with `d2i` (d2i_X509_REQ, d2i_X509); null when they do
+// not decode; `trailing` set when bytes are left after the value.
+template <class T, T* (*D2i)(T**, const unsigned char**, long)>
+T* Decode(const PemBlock& block, bool& trailing) {
+  const auto* start = reinterpret_cast<const unsigned char*>(block.der.data());
+  const unsigned char* p = start;
+  T* value = D2i(nullptr, &p, static_cast<long>(block.der.size()));
+  trailing = value && p != start + block.der.size();
+  return value;
+}
+
+// The first PEM block, decoded when it is a CERTIFICATE REQUEST.
+std::expected<Req, std::string> ReadRequest(std::string_view pem) {
+  Bio bio = MemoryBio(pem);
+  std::optional<PemBlock> block = ReadPemBlock(bio.get());
+  if (!block || block->type != "CERTIFICATE REQUEST") return std::unexpected(kNotARequest);
+  bool trailing = false;
+  Req req(Decode<X509_REQ, d2i_X509_REQ>(*block, trailing));
   if (!req) return std::unexpected(Error("x509: malformed certificate request"));
   if (trailing) return std::unexpected("x509: trailing data");
   return req;
@@ -303,16 +331,6 @@ bool SetTime(ASN1_TIME* field, std::chrono::system_clock::time_point t) {
   return ASN1_TIME_set(field, seconds) != nullptr;
 }
 
-Cert ReadCert(std::string_view pem) {
-  Bio bio = MemoryBio(pem);
-  return Cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
-}
-
-Pkey ReadKey(std::string_view pem) {
-  Bio bio = MemoryBio(pem);
-  return Pkey(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
-}
-
 std::expected<void, std::string> VerifyRequest(X509_REQ* req) {
   EVP_PKEY* key = X509_REQ_get0_pubkey(req);
   if (!key) return std::unexpected(Error("x509: cannot read the public key"));
@@ -389,28 +407,15 @@ std::expected<void, std::string> ValidateCertificateBlocks(std::string_view pem)
   Bio bio = MemoryBio(pem);
   int blocks = 0;
   ERR_clear_error();
-  while (true) {
-    char* name = nullptr;
-    char* header = nullptr;
-    unsigned char* data = nullptr;
-    long len = 0;
-    if (!bio || PEM_read_bio(bio.get(), &name, &header, &data, &len) != 1) {
-      ERR_clear_error();
-      break;
+  while (std::optional<PemBlock> block = ReadPemBlock(bio.get())) {
+    if (block->type != "CERTIFICATE") {
+      return std::unexpected("only CERTIFICATE PEM blocks are allowed, found \"" + block->type +
+                             "\"");
     }
-    std::string type(name);
-    const bool has_headers = header && header[0] != '\0';
-    const unsigned char* p = data;
-    Cert cert(type == "CERTIFICATE" ? d2i_X509(nullptr, &p, len) : nullptr);
-    const bool trailing = cert && p != data + len;
-    OPENSSL_free(name);
-    OPENSSL_free(header);
-    OPENSSL_free(data);
-    if (type != "CERTIFICATE") {
-      return std::unexpected("only CERTIFICATE PEM blocks are allowed, found \"" + type + "\"");
-    }
-    if (has_headers) return std::unexpected("no PEM block headers are permitted");
+    if (block->has_headers) return std::unexpected("no PEM block headers are permitted");
     ++blocks;
+    bool trailing = false;
+    Cert cert(Decode<X509, d2i_X509>(*block, trailing));
     if (!cert || trailing) {
       ERR_clear_error();
       return std::unexpected("x509: malformed certificate");
@@ -429,9 +434,7 @@ std::expected<std::chrono::system_clock::time_point, std::string> LoadSigningCA(
     ERR_clear_error();
     return std::unexpected("tls: private key does not match public key");
   }
-  std::tm tm{};
-  ASN1_TIME_to_tm(X509_get0_notAfter(cert.get()), &tm);
-  return std::chrono::system_clock::from_time_t(timegm(&tm));
+  return NotAfter(cert.get());
 }
 
 std::expected<std::string, std::string> SignCertificateRequest(const KeyPair& ca,
@@ -450,13 +453,9 @@ std::expected<std::string, std::string> SignCertificateRequest(const KeyPair& ca
 
   Cert cert(X509_new());
   X509_set_version(cert.get(), X509_VERSION_3);
-  unsigned char serial[16];
-  if (RAND_bytes(serial, sizeof serial) != 1) {
+  if (!internal::SetRandomSerial(cert.get())) {
     return std::unexpected(Error("unable to generate a serial number"));
   }
-  BIGNUM* bn = BN_bin2bn(serial, sizeof serial, nullptr);
-  BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get()));
-  BN_free(bn);
   X509_set_issuer_name(cert.get(), X509_get_subject_name(ca_cert.get()));
   if (!SetTime(X509_getm_notBefore(cert.get()), policy.not_before) ||
       !SetTime(X509_getm_notAfter(cert.get()), policy.not_after)) {

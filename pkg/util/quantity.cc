@@ -34,15 +34,25 @@ Int Saturate(Int v) {
   return v;
 }
 
-struct Suffix {
-  int base = 10;
-  int exponent = 0;
-  Quantity::Format format = Quantity::Format::kDecimalSI;
-};
+std::string Digits(Int v) {
+  if (v == 0) return "0";
+  std::string out;
+  while (v > 0) {
+    out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  }
+  return out;
+}
 
-// The meaning of a suffix: a decimal or binary SI unit, or e/E and a signed integer.
-std::optional<Suffix> InterpretSuffix(std::string_view s) {
-  using F = Quantity::Format;
+// ceil(numerator / denominator) for non-negative operands.
+Int DivUp(Int numerator, Int denominator) {
+  return numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
+}
+
+}  // namespace
+
+std::optional<Quantity::Suffix> Quantity::ParseSuffix(std::string_view s) {
+  using F = Format;
   struct Known {
     std::string_view text;
     Suffix suffix;
@@ -61,37 +71,25 @@ std::optional<Suffix> InterpretSuffix(std::string_view s) {
     if (k.text == s) return k.suffix;
   }
   if (s.size() < 2 || (s[0] != 'e' && s[0] != 'E')) return std::nullopt;
+  // strconv.ParseInt(s[1:], 10, 64): an optional sign, at least one digit, in range.
   std::string_view digits = s.substr(1);
   bool negative = false;
   if (digits[0] == '+' || digits[0] == '-') {
     negative = digits[0] == '-';
     digits.remove_prefix(1);
   }
-  if (digits.empty() || digits.size() > 9) return std::nullopt;
-  int exponent = 0;
+  if (digits.empty()) return std::nullopt;
+  constexpr uint64_t kLimit = uint64_t{1} << 63;  // |INT64_MIN|
+  uint64_t x = 0;
   for (char c : digits) {
-    if (!IsDigit(c)) return std::nullopt;
-    exponent = exponent * 10 + (c - '0');
+    if (!IsDigit(c) || x > kLimit / 10) return std::nullopt;
+    x = x * 10 + static_cast<uint64_t>(c - '0');
+    if (x > kLimit) return std::nullopt;
   }
-  return Suffix{10, negative ? -exponent : exponent, F::kDecimalExponent};
+  if (!negative && x == kLimit) return std::nullopt;
+  const uint64_t bits = negative ? 0 - x : x;
+  return Suffix{10, static_cast<int32_t>(static_cast<uint32_t>(bits)), F::kDecimalExponent};
 }
-
-std::string Digits(Int v) {
-  if (v == 0) return "0";
-  std::string out;
-  while (v > 0) {
-    out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-    v /= 10;
-  }
-  return out;
-}
-
-// ceil(numerator / denominator) for non-negative operands.
-Int DivUp(Int numerator, Int denominator) {
-  return numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
-}
-
-}  // namespace
 
 Quantity::Quantity(int64_t value, Format format)
     : nano_(static_cast<Int>(value) * kNano), format_(format) {}
@@ -128,7 +126,7 @@ std::optional<Quantity> Quantity::Parse(std::string_view text) {
   if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) ++pos;
   while (pos < text.size() && IsDigit(text[pos])) ++pos;
   if (pos != text.size()) return std::nullopt;
-  auto suffix = InterpretSuffix(text.substr(suffix_start));
+  auto suffix = ParseSuffix(text.substr(suffix_start));
   if (!suffix) return std::nullopt;
 
   // Trailing zeros of the fraction change nothing.
@@ -146,25 +144,25 @@ std::optional<Quantity> Quantity::Parse(std::string_view text) {
   // nano = ceil(mantissa * base^exponent * 10^(9 - fraction_digits)).
   Int numerator = mantissa;
   Int denominator = 1;
-  int tens = 9 - fraction_digits;
-  int twos = 0;
+  int64_t tens = 9 - fraction_digits;
+  int64_t twos = 0;
   if (suffix->base == 10) {
     tens += suffix->exponent;
   } else {
     twos = suffix->exponent;
   }
-  for (int i = 0; i < twos && numerator != 0; ++i) {
+  for (int64_t i = 0; i < twos && numerator != 0; ++i) {
     auto v = Mul(numerator, 2);
     if (!v) return std::nullopt;
     numerator = *v;
   }
-  for (int i = 0; i < tens && numerator != 0; ++i) {
+  for (int64_t i = 0; i < tens && numerator != 0; ++i) {
     auto v = Mul(numerator, 10);
     if (!v) return std::nullopt;
     numerator = *v;
   }
   bool tiny = false;  // the divisor exceeds what is held: any non-zero value is 1n
-  for (int i = 0; i < -tens; ++i) {
+  for (int64_t i = 0; i < -tens; ++i) {
     if (denominator > kMax / 10) {
       tiny = true;
       break;

@@ -31,9 +31,19 @@ class Quantity {
   // A whole number in `format` (resource.NewQuantity).
   explicit Quantity(int64_t value, Format format = Format::kDecimalSI);
 
-  // resource.ParseQuantity (surrounding spaces ignored); std::nullopt when the text is not
-  // a quantity or beyond the range held.
+  // resource.ParseQuantity (surrounding ASCII white space ignored); std::nullopt when the
+  // text is not a quantity or beyond the range held.
   static std::optional<Quantity> Parse(std::string_view text);
+
+  // What a suffix means: a power of 10 or 2 and the format it gives ("Ki": 2^10, binary SI;
+  // "m": 10^-3, decimal SI; "e3", "E-2": a decimal exponent, read as strconv.ParseInt reads
+  // an int64 and then truncated to 32 bits, as upstream does); std::nullopt for any other.
+  struct Suffix {
+    int base = 10;
+    int32_t exponent = 0;
+    Format format = Format::kDecimalSI;
+  };
+  static std::optional<Suffix> ParseSuffix(std::string_view suffix);
 
   void Add(const Quantity& y);
   void Sub(const Quantity& y);

@@ -23,61 +23,11 @@ import time
 import unittest
 
 import harness
+import kcm_cluster
 from harness import wait_for
 
-CRD = """
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-"""
 
-
-class _Cluster(unittest.TestCase):
-    """An API server and one controller manager for the class."""
-
-    kcm_args = ()
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = harness.Server()
-        cls.kcm = harness.ControllerManager(cls.server, *cls.kcm_args)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kcm.stop()
-        cls.server.stop()
-
-    def kubectl(self, *args, stdin=None, timeout=60):
-        if stdin is None:
-            return self.server.kubectl(*args, timeout=timeout)
-        return harness.run([harness.KUBECTL, "--kubeconfig", self.server.kubeconfig] + list(args),
-                           input=stdin, timeout=timeout)
-
-    def ok(self, *args, stdin=None, timeout=60):
-        r = self.kubectl(*args, stdin=stdin, timeout=timeout)
-        self.assertEqual(r.returncode, 0, "kubectl %s: %s%s\n%s" % (
-            " ".join(args), r.stdout, r.stderr, self.kcm.log()[-4000:]))
-        return r.stdout
-
-    def get_json(self, *args):
-        r = self.kubectl("get", *args, "-o", "json")
-        return json.loads(r.stdout) if r.returncode == 0 else None
-
-    def exists(self, *args):
-        return self.kubectl("get", *args).returncode == 0
-
-
-class NamespaceControllers(_Cluster):
+class NamespaceControllers(kcm_cluster.ClusterTestCase):
 
     def test_new_namespace_gets_default_service_account_and_root_ca(self):
         self.ok("create", "namespace", "fresh")
@@ -100,8 +50,7 @@ class NamespaceControllers(_Cluster):
                  5, "the default ServiceAccount again")
 
     def test_delete_namespace_with_content_returns_once_it_is_gone(self):
-        self.ok("apply", "-f", "-", stdin=CRD)
-        self.ok("wait", "--for=condition=Established", "crd/widgets.example.com")
+        self.create_widget_crd()
         self.ok("create", "namespace", "full")
         self.ok("-n", "full", "create", "configmap", "c1", "--from-literal=a=b")
         self.ok("-n", "full", "create", "secret", "generic", "s1", "--from-literal=a=b")
@@ -148,7 +97,7 @@ class NamespaceControllers(_Cluster):
         self.assertEqual(r.stderr, 'Error from server (NotFound): namespaces "full" not found\n')
 
 
-class GarbageCollection(_Cluster):
+class GarbageCollection(kcm_cluster.ClusterTestCase):
 
     def make_owner_and_dependents(self, ns, owner, count=2, block=False):
         self.ok("-n", ns, "create", "configmap", owner)
@@ -205,7 +154,7 @@ class GarbageCollection(_Cluster):
                  "the stray dependent collected")
 
 
-class RoleAggregation(_Cluster):
+class RoleAggregation(kcm_cluster.ClusterTestCase):
 
     def test_aggregated_role_follows_the_roles_it_selects(self):
         self.ok("apply", "-f", "-", stdin="""
@@ -244,7 +193,7 @@ rules:
             5, "the unlabelled role gone from the union")
 
 
-class ServingAndOptions(_Cluster):
+class ServingAndOptions(kcm_cluster.ClusterTestCase):
 
     def test_healthz_lists_leader_election_and_started_controllers(self):
         def probe():
@@ -294,7 +243,7 @@ class ServingAndOptions(_Cluster):
         self.assertIn("leaseDuration must be greater than renewDeadline", r.stderr)
 
 
-class ServiceAccountTokens(_Cluster):
+class ServiceAccountTokens(kcm_cluster.ClusterTestCase):
     """Secrets of type kubernetes.io/service-account-token: filled by the token controller
     with a legacy token the API server accepts, and deleted with their account."""
 

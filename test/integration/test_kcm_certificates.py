@@ -28,6 +28,7 @@ import time
 import unittest
 
 import harness
+import kcm_cluster
 from harness import wait_for
 
 CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client"
@@ -53,30 +54,19 @@ def validity(cert_path):
     return dates["notAfter"], dates["notBefore"]
 
 
-class _Cluster(unittest.TestCase):
-    """An API server and a controller manager signing with the cluster CA, for the class."""
+class _Cluster(kcm_cluster.ClusterTestCase):
+    """The cluster of kcm_cluster (its controller manager signs with the cluster CA), and a
+    directory for keys, requests and kubeconfigs, for the class."""
 
     @classmethod
     def setUpClass(cls):
-        cls.server = harness.Server()
-        cls.kcm = harness.ControllerManager(cls.server)
+        super().setUpClass()
         cls.dir = tempfile.mkdtemp(prefix="kcm-certs-")
 
     @classmethod
     def tearDownClass(cls):
-        cls.kcm.stop()
-        cls.server.stop()
+        super().tearDownClass()
         shutil.rmtree(cls.dir, ignore_errors=True)
-
-    def kubectl(self, *args, stdin=None, kubeconfig=None):
-        return harness.run([harness.KUBECTL, "--kubeconfig", kubeconfig or self.server.kubeconfig]
-                           + list(args), input=stdin)
-
-    def ok(self, *args, stdin=None, kubeconfig=None):
-        r = self.kubectl(*args, stdin=stdin, kubeconfig=kubeconfig)
-        self.assertEqual(r.returncode, 0, "kubectl %s: %s%s\n%s" % (
-            " ".join(args), r.stdout, r.stderr, self.kcm.log()[-4000:]))
-        return r.stdout
 
     def key_and_request(self, name, subject, sans=None, rsa=False):
         """A new key and a PEM request for it, made with openssl."""

@@ -22,7 +22,7 @@ import json
 import time
 import unittest
 
-import harness
+import kcm_cluster
 from harness import wait_for
 
 
@@ -49,37 +49,8 @@ def detached_jws(content, token_id, token_secret):
     return header + ".." + b64url(mac)
 
 
-class _Cluster(unittest.TestCase):
-    """An API server and one controller manager (with kcm_args) for the class."""
-
-    kcm_args = ()
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = harness.Server()
-        cls.kcm = harness.ControllerManager(cls.server, *cls.kcm_args)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kcm.stop()
-        cls.server.stop()
-
-    def kubectl(self, *args, stdin=None, timeout=60):
-        return harness.run([harness.KUBECTL, "--kubeconfig", self.server.kubeconfig]
-                           + list(args), input=stdin, timeout=timeout)
-
-    def ok(self, *args, stdin=None):
-        r = self.kubectl(*args, stdin=stdin)
-        self.assertEqual(r.returncode, 0, "kubectl %s: %s%s\n%s" % (
-            " ".join(args), r.stdout, r.stderr, self.kcm.log()[-4000:]))
-        return r.stdout
-
-    def get_json(self, *args):
-        r = self.kubectl("get", *args, "-o", "json")
-        return json.loads(r.stdout) if r.returncode == 0 else None
-
-    def exists(self, *args):
-        return self.get_json(*args) is not None
+class _Cluster(kcm_cluster.ClusterTestCase):
+    """The cluster of kcm_cluster, and a wait for a line of the controller manager's log."""
 
     def wait_for_log(self, text, timeout=30):
         wait_for(lambda: (text in self.kcm.log(), self.kcm.log()[-2000:]), timeout,

@@ -19,7 +19,7 @@ import stat
 import tempfile
 import unittest
 
-import harness
+import kcm_cluster
 from harness import wait_for
 
 QUOTA = """
@@ -74,47 +74,11 @@ spec:
   resources: {requests: {storage: 512Mi}}
 """
 
-CRD = """
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-"""
-
 ZERO = {"pods": "0", "count/configmaps": "1", "requests.cpu": "0", "requests.memory": "0",
         "services.nodeports": "0", "requests.storage": "0"}
 
 
-class ResourceQuotaController(unittest.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = harness.Server()
-        cls.kcm = harness.ControllerManager(cls.server)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kcm.stop()
-        cls.server.stop()
-
-    def kubectl(self, *args, stdin=None, env=None, timeout=60):
-        return harness.run([harness.KUBECTL, "--kubeconfig", self.server.kubeconfig] + list(args),
-                           input=stdin, env=env, timeout=timeout)
-
-    def ok(self, *args, stdin=None, env=None):
-        r = self.kubectl(*args, stdin=stdin, env=env)
-        self.assertEqual(r.returncode, 0, "kubectl %s: %s%s\n%s" % (
-            " ".join(args), r.stdout, r.stderr, self.kcm.log()[-4000:]))
-        return r.stdout
+class ResourceQuotaController(kcm_cluster.ClusterTestCase):
 
     def quota(self, ns, name):
         r = self.kubectl("-n", ns, "get", "resourcequota", name, "-o", "json")
@@ -278,8 +242,7 @@ spec:
         self.assertIn("BestEffort", out)
 
     def test_count_of_a_custom_resource(self):
-        self.ok("apply", "-f", "-", stdin=CRD)
-        self.ok("wait", "--for=condition=Established", "crd/widgets.example.com")
+        self.create_widget_crd()
         self.namespace("widgets")
         self.ok("-n", "widgets", "create", "quota", "widgets",
                 "--hard=count/widgets.example.com=3,count/deployments.apps=2")

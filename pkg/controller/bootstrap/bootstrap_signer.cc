@@ -7,6 +7,7 @@
 
 #include "pkg/controller/bootstrap/detached_jws.h"
 #include "pkg/controller/bootstrap/token_secret.h"
+#include "pkg/controller/object.h"
 #include "pkg/controller/worker.h"
 #include "pkg/util/log.h"
 
@@ -20,9 +21,7 @@ const client::GroupVersionResource kSecrets{"", "v1", "secrets"};
 const client::GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
 
 bool IsClusterInfo(const json& cm) {
-  const json& meta = cm.value("metadata", json::object());
-  return meta.value("name", "") == kClusterInfoName &&
-         meta.value("namespace", "") == kClusterInfoNamespace;
+  return Meta(cm, "name") == kClusterInfoName && Meta(cm, "namespace") == kClusterInfoNamespace;
 }
 
 }  // namespace
@@ -111,7 +110,7 @@ std::expected<InitResult, std::string> StartBootstrapSignerController(Controller
     if (!cm) co_return SyncResult();
     std::vector<client::ObjectPtr> tokens =
         secrets->ByIndex(client::kNamespaceIndex, kTokenSecretNamespace);
-    std::optional<json> data = SignedData(*cm, tokens, Now());
+    std::optional<json> data = SignedData(*cm, tokens, util::MicroNow());
     if (!data) co_return SyncResult();
     json updated = *cm;
     updated["data"] = std::move(*data);

@@ -21,7 +21,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "pkg/controller/bootstrap/timestamps.h"
+#include "pkg/controller/bootstrap/token_secret.h"
 #include "pkg/controller/controller_context.h"
 
 namespace controller::bootstrap {

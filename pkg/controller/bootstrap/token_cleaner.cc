@@ -3,8 +3,8 @@
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
-#include "pkg/controller/bootstrap/timestamps.h"
 #include "pkg/controller/bootstrap/token_secret.h"
+#include "pkg/controller/object.h"
 #include "pkg/controller/worker.h"
 #include "pkg/util/duration.h"
 #include "pkg/util/log.h"
@@ -42,15 +42,12 @@ std::expected<InitResult, std::string> StartTokenCleanerController(ControllerCon
       co_return SyncResult();
     }
     if (secret->value("type", "") != kSecretTypeBootstrapToken) co_return SyncResult();
-    const Expiration expiration = GetExpiration(*secret, Now());
+    const Expiration expiration = GetExpiration(*secret, util::MicroNow());
     if (expiration.expired) {
       KLOG_V(3) << "\"Deleting expired secret\" secret=\"" << key << "\"";
-      const json& meta = (*secret)["metadata"];
-      json options = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
-      const std::string uid = meta.value("uid", "");
-      if (!uid.empty()) options["preconditions"] = {{"uid", uid}};
+      json options = DeleteOptionsWithUID(Meta(*secret, "uid"));
       const std::string path =
-          client::ResourcePath(kSecrets, meta.value("namespace", ""), meta.value("name", ""));
+          client::ResourcePath(kSecrets, Meta(*secret, "namespace"), Meta(*secret, "name"));
       auto deleted = co_await api->Delete(path, &options);
       // NotFound: deleted already; Conflict: the uid precondition failed (a new Secret).
       if (!deleted && !deleted.error().IsConflict() && !deleted.error().IsNotFound()) {

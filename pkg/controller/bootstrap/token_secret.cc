@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/controller/object.h"
 #include "pkg/util/base64.h"
 #include "pkg/util/log.h"
 
@@ -9,24 +10,8 @@ namespace controller::bootstrap {
 
 using nlohmann::json;
 
-namespace {
-
-std::string Meta(const json& object, const char* field) {
-  auto meta = object.find("metadata");
-  if (meta == object.end() || !meta->is_object()) return "";
-  auto it = meta->find(field);
-  return it != meta->end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-std::string Type(const json& secret) {
-  auto it = secret.find("type");
-  return it != secret.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-}  // namespace
-
 bool IsWatchedTokenSecret(const json& secret) {
-  return Type(secret) == kSecretTypeBootstrapToken &&
+  return Str(secret, "type") == kSecretTypeBootstrapToken &&
          Meta(secret, "namespace") == kTokenSecretNamespace;
 }
 
@@ -55,7 +40,7 @@ Expiration GetExpiration(const json& secret, Time now) {
   const std::string expiration = SecretData(secret, kTokenExpirationKey);
   if (expiration.empty()) return {};
   const std::string ns = Meta(secret, "namespace"), name = Meta(secret, "name");
-  std::optional<Time> at = ParseRFC3339(expiration);
+  std::optional<Time> at = util::ParseRFC3339(expiration);
   if (!at) {
     KLOG_V(3) << "Unparseable expiration time (" << expiration << ") in " << ns << "/" << name
               << " Secret: parsing time \"" << expiration

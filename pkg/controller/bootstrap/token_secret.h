@@ -11,9 +11,12 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "pkg/controller/bootstrap/timestamps.h"
+#include "pkg/util/timestamp.h"
 
 namespace controller::bootstrap {
+
+// The times the bootstrap controllers compare (RFC 3339 as util::ParseRFC3339 reads it).
+using Time = util::MicroTime;
 
 inline constexpr char kSecretTypeBootstrapToken[] = "bootstrap.kubernetes.io/token";
 inline constexpr char kTokenSecretNamespace[] = "kube-system";

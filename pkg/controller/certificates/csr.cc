@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/controller/object.h"
 #include "pkg/util/base64.h"
 
 namespace controller::certificates {
@@ -9,18 +10,6 @@ namespace controller::certificates {
 using nlohmann::json;
 
 namespace {
-
-const json& Field(const json& object, const char* key) {
-  static const json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
-std::string String(const json& object, const char* key) {
-  const json& v = Field(object, key);
-  return v.is_string() ? v.get<std::string>() : std::string();
-}
 
 const json& Conditions(const json& csr) { return Field(Field(csr, "status"), "conditions"); }
 
@@ -31,7 +20,7 @@ Approval GetApproval(const json& csr) {
   const json& conditions = Conditions(csr);
   if (!conditions.is_array()) return out;
   for (const json& c : conditions) {
-    const std::string type = String(c, "type");
+    const std::string type = Str(c, "type");
     if (type == kApproved) out.approved = true;
     if (type == kDenied) out.denied = true;
   }
@@ -47,19 +36,19 @@ bool HasTrueCondition(const json& csr, const std::string& type) {
   const json& conditions = Conditions(csr);
   if (!conditions.is_array()) return false;
   for (const json& c : conditions) {
-    const std::string status = String(c, "status");
-    if (String(c, "type") == type && (status.empty() || status == "True")) return true;
+    const std::string status = Str(c, "status");
+    if (Str(c, "type") == type && (status.empty() || status == "True")) return true;
   }
   return false;
 }
 
 std::string IssuedCertificate(const json& csr) {
-  auto decoded = util::Base64Decode(String(Field(csr, "status"), "certificate"));
+  auto decoded = util::Base64Decode(Str(Field(csr, "status"), "certificate"));
   return decoded ? *decoded : std::string();
 }
 
 std::string RequestPEM(const json& csr) {
-  auto decoded = util::Base64Decode(String(Field(csr, "spec"), "request"));
+  auto decoded = util::Base64Decode(Str(Field(csr, "spec"), "request"));
   return decoded ? *decoded : std::string();
 }
 
@@ -84,8 +73,8 @@ std::optional<int64_t> ExpirationSeconds(const json& csr) {
   return v.get<int64_t>();
 }
 
-std::string Name(const json& csr) { return String(Field(csr, "metadata"), "name"); }
+std::string Name(const json& csr) { return Meta(csr, "name"); }
 
-std::string SignerName(const json& csr) { return String(Field(csr, "spec"), "signerName"); }
+std::string SignerName(const json& csr) { return Str(Field(csr, "spec"), "signerName"); }
 
 }  // namespace controller::certificates

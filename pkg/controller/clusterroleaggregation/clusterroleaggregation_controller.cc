@@ -5,6 +5,7 @@
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
+#include "pkg/controller/object.h"
 #include "pkg/controller/worker.h"
 #include "pkg/genericserver/apimachinery/labels/label_selector.h"
 
@@ -17,7 +18,7 @@ namespace {
 
 const client::GroupVersionResource kClusterRoles{"rbac.authorization.k8s.io", "v1", "clusterroles"};
 
-std::string NameOf(const json& o) { return o.value("metadata", json::object()).value("name", ""); }
+std::string NameOf(const json& o) { return Meta(o, "name"); }
 
 bool Aggregates(const json& role) {
   auto it = role.find("aggregationRule");

@@ -1,6 +1,8 @@
 #include "pkg/controller/resourcequota/persistent_volume_claims.h"
 
-#include "pkg/controller/resourcequota/fields.h"
+#include <nlohmann/json.hpp>
+
+#include "pkg/controller/object.h"
 
 namespace controller::resourcequota {
 
@@ -19,19 +21,20 @@ util::Quantity RoundedUp(util::Quantity q) {
 }  // namespace
 
 std::string ClaimStorageClass(const json& claim) {
-  const json& annotations = Sub(Sub(claim, "metadata"), "annotations");
-  const json& beta = Sub(annotations, kBetaStorageClassAnnotation);
+  const json& annotations = Field(Field(claim, "metadata"), "annotations");
+  const json& beta = Field(annotations, kBetaStorageClassAnnotation);
   if (beta.is_string()) return beta.get<std::string>();
-  return Str(Sub(claim, "spec"), "storageClassName");
+  return Str(Field(claim, "spec"), "storageClassName");
 }
 
 std::optional<util::Quantity> ClaimStorage(const json& claim) {
   const ResourceList requests =
-      ParseResourceList(Sub(Sub(Sub(claim, "spec"), "resources"), "requests"));
+      ParseResourceList(Field(Field(Field(claim, "spec"), "resources"), "requests"));
   auto requested = requests.find("storage");
   if (requested == requests.end()) return std::nullopt;
   util::Quantity result = RoundedUp(requested->second);
-  const ResourceList allocated = ParseResourceList(Sub(Sub(claim, "status"), "allocatedResources"));
+  const ResourceList allocated =
+      ParseResourceList(Field(Field(claim, "status"), "allocatedResources"));
   if (auto it = allocated.find("storage"); it != allocated.end() && it->second.Cmp(result) > 0) {
     result = RoundedUp(it->second);
   }

@@ -1,6 +1,8 @@
 #include "pkg/controller/resourcequota/pods.h"
 
-#include "pkg/controller/resourcequota/fields.h"
+#include <nlohmann/json.hpp>
+
+#include "pkg/controller/object.h"
 #include "pkg/genericserver/apimachinery/validation/names.h"
 #include "pkg/util/timestamp.h"
 
@@ -43,10 +45,10 @@ bool IsExtendedResourceNameForQuota(const std::string& name) {
   return !IsNativeResource(name) && name.starts_with(kRequestsPrefix);
 }
 
-const json& Spec(const json& pod) { return Sub(pod, "spec"); }
+const json& Spec(const json& pod) { return Field(pod, "spec"); }
 
 ResourceList ContainerList(const json& container, const char* which) {
-  return ParseResourceList(Sub(Sub(container, "resources"), which));
+  return ParseResourceList(Field(Field(container, "resources"), which));
 }
 
 // Each resource of `other` replaces that of `list` when larger (or absent there).
@@ -64,13 +66,13 @@ void MaxInto(ResourceList& list, const ResourceList& other) {
 // The aggregate over containers and init containers of `which` (requests or limits).
 ResourceList Aggregate(const json& pod, const char* which) {
   ResourceList total;
-  const json& containers = Sub(Spec(pod), "containers");
+  const json& containers = Field(Spec(pod), "containers");
   if (containers.is_array()) {
     for (const json& c : containers) total = Add(total, ContainerList(c, which));
   }
   ResourceList sidecars;    // the restartable init containers so far
   ResourceList init_needs;  // the most any init container needs while it runs
-  const json& init = Sub(Spec(pod), "initContainers");
+  const json& init = Field(Spec(pod), "initContainers");
   if (init.is_array()) {
     for (const json& c : init) {
       ResourceList own = ContainerList(c, which);
@@ -117,22 +119,22 @@ ResourceList ComputeUsage(const ResourceList& requests, const ResourceList& limi
 }
 
 bool CrossNamespaceTerm(const json& term) {
-  const json& namespaces = Sub(term, "namespaces");
+  const json& namespaces = Field(term, "namespaces");
   if (namespaces.is_array() && !namespaces.empty()) return true;
-  return !Sub(term, "namespaceSelector").is_null();
+  return !Field(term, "namespaceSelector").is_null();
 }
 
 bool CrossNamespaceTerms(const json& affinity) {
-  const json& required = Sub(affinity, "requiredDuringSchedulingIgnoredDuringExecution");
+  const json& required = Field(affinity, "requiredDuringSchedulingIgnoredDuringExecution");
   if (required.is_array()) {
     for (const json& t : required) {
       if (CrossNamespaceTerm(t)) return true;
     }
   }
-  const json& preferred = Sub(affinity, "preferredDuringSchedulingIgnoredDuringExecution");
+  const json& preferred = Field(affinity, "preferredDuringSchedulingIgnoredDuringExecution");
   if (preferred.is_array()) {
     for (const json& t : preferred) {
-      if (CrossNamespaceTerm(Sub(t, "podAffinityTerm"))) return true;
+      if (CrossNamespaceTerm(Field(t, "podAffinityTerm"))) return true;
     }
   }
   return false;
@@ -142,22 +144,22 @@ bool CrossNamespaceTerms(const json& affinity) {
 
 ResourceList PodRequests(const json& pod) {
   ResourceList requests = Aggregate(pod, "requests");
-  return Add(requests, ParseResourceList(Sub(Spec(pod), "overhead")));
+  return Add(requests, ParseResourceList(Field(Spec(pod), "overhead")));
 }
 
 ResourceList PodLimits(const json& pod) {
   ResourceList limits = Aggregate(pod, "limits");
-  for (const auto& [name, q] : ParseResourceList(Sub(Spec(pod), "overhead"))) {
+  for (const auto& [name, q] : ParseResourceList(Field(Spec(pod), "overhead"))) {
     if (auto it = limits.find(name); it != limits.end()) it->second.Add(q);
   }
   return limits;
 }
 
 bool QuotaV1Pod(const json& pod, TimePoint now) {
-  const std::string phase = Str(Sub(pod, "status"), "phase");
+  const std::string phase = Str(Field(pod, "status"), "phase");
   if (phase == "Failed" || phase == "Succeeded") return false;
-  const json& meta = Sub(pod, "metadata");
-  const json& grace = Sub(meta, "deletionGracePeriodSeconds");
+  const json& meta = Field(pod, "metadata");
+  const json& grace = Field(meta, "deletionGracePeriodSeconds");
   const std::string deletion = Str(meta, "deletionTimestamp");
   if (!deletion.empty() && grace.is_number_integer()) {
     auto at = util::ParseTime(deletion);
@@ -167,15 +169,15 @@ bool QuotaV1Pod(const json& pod, TimePoint now) {
 }
 
 bool IsTerminating(const json& pod) {
-  const json& deadline = Sub(Spec(pod), "activeDeadlineSeconds");
+  const json& deadline = Field(Spec(pod), "activeDeadlineSeconds");
   return deadline.is_number_integer() && deadline.get<int64_t>() >= 0;
 }
 
 bool IsBestEffort(const json& pod) {
-  const std::string qos = Str(Sub(pod, "status"), "qosClass");
+  const std::string qos = Str(Field(pod, "status"), "qosClass");
   if (!qos.empty()) return qos == "BestEffort";
   for (const char* list : {"containers", "initContainers"}) {
-    const json& containers = Sub(Spec(pod), list);
+    const json& containers = Field(Spec(pod), list);
     if (!containers.is_array()) continue;
     for (const json& c : containers) {
       for (const char* which : {"requests", "limits"}) {
@@ -191,9 +193,9 @@ bool IsBestEffort(const json& pod) {
 }
 
 bool UsesCrossNamespacePodAffinity(const json& pod) {
-  const json& affinity = Sub(Spec(pod), "affinity");
-  return CrossNamespaceTerms(Sub(affinity, "podAffinity")) ||
-         CrossNamespaceTerms(Sub(affinity, "podAntiAffinity"));
+  const json& affinity = Field(Spec(pod), "affinity");
+  return CrossNamespaceTerms(Field(affinity, "podAffinity")) ||
+         CrossNamespaceTerms(Field(affinity, "podAntiAffinity"));
 }
 
 std::set<std::string> PodEvaluator::MatchingResources(const std::set<std::string>& names) const {

@@ -1,6 +1,8 @@
 #include "pkg/controller/resourcequota/quota_status.h"
 
-#include "pkg/controller/resourcequota/fields.h"
+#include <nlohmann/json.hpp>
+
+#include "pkg/controller/object.h"
 
 namespace controller::resourcequota {
 
@@ -30,10 +32,10 @@ bool SemanticEqual(const json& a, const json& b) {
 }
 
 std::optional<json> UpdatedQuota(const json& quota, const ResourceList& new_usage) {
-  const json& spec_hard = Sub(Sub(quota, "spec"), "hard");
-  const json& status = Sub(quota, "status");
-  const json& old_hard = Sub(status, "hard");
-  const json& old_used = Sub(status, "used");
+  const json& spec_hard = Field(Field(quota, "spec"), "hard");
+  const json& status = Field(quota, "status");
+  const json& old_hard = Field(status, "hard");
+  const json& old_used = Field(status, "used");
   bool dirty = !SemanticEqual(spec_hard, old_hard) || old_hard.is_null() || old_used.is_null();
 
   // The old observations of the resources of spec.hard, overlaid with the new ones.

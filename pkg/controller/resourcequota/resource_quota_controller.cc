@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/client/discovery/discovery.h"
-#include "pkg/controller/resourcequota/fields.h"
+#include "pkg/controller/object.h"
 #include "pkg/controller/resourcequota/object_count.h"
 #include "pkg/controller/resourcequota/quota_status.h"
 #include "pkg/controller/resourcequota/registry.h"
@@ -37,8 +37,8 @@ constexpr auto kDiscoveryPeriod = std::chrono::seconds(30);
 // another sync runs discovery or syncs the same quota.
 constexpr auto kRetryDelay = std::chrono::milliseconds(100);
 
-std::string NamespaceOf(const json& o) { return Str(Sub(o, "metadata"), "namespace"); }
-std::string VersionOf(const json& o) { return Str(Sub(o, "metadata"), "resourceVersion"); }
+std::string NamespaceOf(const json& o) { return Meta(o, "namespace"); }
+std::string VersionOf(const json& o) { return Meta(o, "resourceVersion"); }
 
 std::set<std::string> Names(const json& list) {
   std::set<std::string> out;
@@ -120,13 +120,13 @@ class QuotaController : public std::enable_shared_from_this<QuotaController> {
 
 void QuotaController::AddQuota(const json& quota) {
   const std::string key = client::KeyOf(quota);
-  const json& status = Sub(quota, "status");
-  if (!SemanticEqual(Sub(Sub(quota, "spec"), "hard"), Sub(status, "hard"))) {
+  const json& status = Field(quota, "status");
+  if (!SemanticEqual(Field(Field(quota, "spec"), "hard"), Field(status, "hard"))) {
     priority_->Add(key);
     return;
   }
-  const json& used = Sub(status, "used");
-  for (const std::string& name : Names(Sub(status, "hard"))) {
+  const json& used = Field(status, "used");
+  for (const std::string& name : Names(Field(status, "hard"))) {
     if ((!used.is_object() || !used.contains(name)) && registry_.Measures(name)) {
       priority_->Add(key);
       return;
@@ -139,7 +139,7 @@ void QuotaController::Replenish(const GroupResource& gr, const std::string& ns) 
   EvaluatorPtr evaluator = registry_.Get(gr);
   if (!evaluator) return;
   for (const client::ObjectPtr& quota : quotas_->ByIndex(client::kNamespaceIndex, ns)) {
-    const std::set<std::string> tracked = Names(Sub(Sub(*quota, "status"), "hard"));
+    const std::set<std::string> tracked = Names(Field(Field(*quota, "status"), "hard"));
     if (!evaluator->MatchingResources(tracked).empty()) queue_->Add(client::KeyOf(*quota));
   }
 }
@@ -249,8 +249,8 @@ Awaitable<SyncResult> QuotaController::Sync(std::shared_ptr<workqueue::Queue> qu
     ~Done() { syncing.erase(key); }
   } done{syncing_, key};
 
-  const json& spec = Sub(*quota, "spec");
-  const std::set<std::string> hard = Names(Sub(spec, "hard"));
+  const json& spec = Field(*quota, "spec");
+  const std::set<std::string> hard = Names(Field(spec, "hard"));
   std::set<GroupResource> unknown = registry_.UnknownCountResources(hard);
   if (!unknown.empty()) {
     const bool resolved = co_await ResolveCountResources(unknown);
@@ -284,7 +284,7 @@ Awaitable<SyncResult> QuotaController::Sync(std::shared_ptr<workqueue::Queue> qu
   };
   const json& current = *quota;
   const QuotaUsage usage =
-      CalculateUsage(NamespaceOf(current), ScopeRequirements(Sub(current, "spec")), hard,
+      CalculateUsage(NamespaceOf(current), ScopeRequirements(Field(current, "spec")), hard,
                      evaluators, list, std::chrono::system_clock::now());
   std::optional<json> updated = UpdatedQuota(current, usage.used);
   if (updated) {
@@ -334,7 +334,8 @@ void QuotaController::Start(int workers) {
   handler.on_update = [weak, strand](const client::ObjectPtr& old_quota,
                                      const client::ObjectPtr& quota) {
     // Only spec.hard drives a sync: status changes are this controller's own.
-    if (SemanticEqual(Sub(Sub(*old_quota, "spec"), "hard"), Sub(Sub(*quota, "spec"), "hard"))) {
+    if (SemanticEqual(Field(Field(*old_quota, "spec"), "hard"),
+                      Field(Field(*quota, "spec"), "hard"))) {
       return;
     }
     Post(weak, strand, [quota](QuotaController& c) { c.AddQuota(*quota); });

@@ -1,13 +1,15 @@
 #include "pkg/controller/resourcequota/services.h"
 
-#include "pkg/controller/resourcequota/fields.h"
+#include <nlohmann/json.hpp>
+
+#include "pkg/controller/object.h"
 
 namespace controller::resourcequota {
 
 using nlohmann::json;
 
 std::string QuotaServiceType(const json& service) {
-  const std::string type = Str(Sub(service, "spec"), "type");
+  const std::string type = Str(Field(service, "spec"), "type");
   return type == "NodePort" || type == "LoadBalancer" ? type : "";
 }
 
@@ -23,8 +25,8 @@ std::set<std::string> ServiceEvaluator::MatchingResources(
 }
 
 ResourceList ServiceEvaluator::Usage(const json& service, TimePoint) const {
-  const json& spec = Sub(service, "spec");
-  const json& ports = Sub(spec, "ports");
+  const json& spec = Field(service, "spec");
+  const json& ports = Field(spec, "ports");
   const int64_t port_count = ports.is_array() ? static_cast<int64_t>(ports.size()) : 0;
   ResourceList out;
   out["count/services"] = util::Quantity(1);
@@ -35,12 +37,12 @@ ResourceList ServiceEvaluator::Usage(const json& service, TimePoint) const {
   if (type == "NodePort") {
     out["services.nodeports"] = util::Quantity(port_count);
   } else if (type == "LoadBalancer") {
-    const json& allocate = Sub(spec, "allocateLoadBalancerNodePorts");
+    const json& allocate = Field(spec, "allocateLoadBalancerNodePorts");
     if (allocate.is_boolean() && !allocate.get<bool>()) {
       int64_t with_node_port = 0;
       if (ports.is_array()) {
         for (const json& p : ports) {
-          const json& node_port = Sub(p, "nodePort");
+          const json& node_port = Field(p, "nodePort");
           if (node_port.is_number_integer() && node_port.get<int64_t>() != 0) ++with_node_port;
         }
       }

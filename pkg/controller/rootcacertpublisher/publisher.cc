@@ -3,6 +3,7 @@
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
+#include "pkg/controller/object.h"
 #include "pkg/controller/worker.h"
 
 namespace controller::rootcacertpublisher {
@@ -77,11 +78,9 @@ std::expected<InitResult, std::string> StartRootCACertPublisher(ControllerContex
       }
       co_return std::unexpected(created.error().String());
     }
-    const json& meta = (*existing)["metadata"];
     const json data = existing->value("data", json::object());
-    const json annotations = meta.value("annotations", json::object());
     if (data == json{{"ca.crt", ca}} &&
-        annotations.value(kDescriptionAnnotation, "") == kDescription) {
+        Annotation(*existing, kDescriptionAnnotation) == kDescription) {
       co_return SyncResult();
     }
     json cm = *existing;

@@ -3,6 +3,7 @@
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
+#include "pkg/controller/object.h"
 #include "pkg/controller/worker.h"
 #include "pkg/genericserver/authn/service_account_token.h"
 #include "pkg/util/base64.h"
@@ -18,14 +19,6 @@ const client::GroupVersionResource kSecrets{"", "v1", "secrets"};
 constexpr char kTokenType[] = "kubernetes.io/service-account-token";
 constexpr char kNameAnnotation[] = "kubernetes.io/service-account.name";
 constexpr char kUIDAnnotation[] = "kubernetes.io/service-account.uid";
-
-std::string Meta(const json& o, const char* field) {
-  return o.value("metadata", json::object()).value(field, "");
-}
-
-std::string Annotation(const json& o, const char* key) {
-  return o.value("metadata", json::object()).value("annotations", json::object()).value(key, "");
-}
 
 bool IsTokenSecret(const json& secret) { return secret.value("type", "") == kTokenType; }
 
@@ -46,10 +39,6 @@ std::string DataString(const json& secret, const char* key) {
   return decoded ? *decoded : "";
 }
 
-json DeleteWithUID(const std::string& uid) {
-  return {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}, {"preconditions", {{"uid", uid}}}};
-}
-
 struct Shared {
   std::shared_ptr<client::SharedInformer> accounts, secrets;
   std::shared_ptr<client::RestClient> api;
@@ -60,7 +49,7 @@ struct Shared {
 Awaitable<SyncResult> DeleteSecret(const Shared& s, const json& secret) {
   std::string target =
       client::ResourcePath(kSecrets, Meta(secret, "namespace"), Meta(secret, "name"));
-  json options = DeleteWithUID(Meta(secret, "uid"));
+  json options = DeleteOptionsWithUID(Meta(secret, "uid"));
   auto deleted = co_await s.api->Delete(target, &options);
   if (deleted || deleted.error().IsNotFound() || deleted.error().code == 409) {
     co_return SyncResult();

@@ -2,35 +2,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/controller/object.h"
+
 namespace controller::ttlafterfinished {
 
 using nlohmann::json;
 
 namespace {
 
-const json& Field(const json& object, const char* name) {
-  static const json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(name);
-  return it == object.end() ? kNull : *it;
-}
-
-std::string String(const json& object, const char* name) {
-  const json& v = Field(object, name);
-  return v.is_string() ? v.get<std::string>() : "";
-}
-
 bool IsFinishedCondition(const json& c) {
-  const std::string type = String(c, "type");
-  return (type == "Complete" || type == "Failed") && String(c, "status") == "True";
+  const std::string type = Str(c, "type");
+  return (type == "Complete" || type == "Failed") && Str(c, "status") == "True";
 }
 
 const json& Conditions(const json& job) { return Field(Field(job, "status"), "conditions"); }
 
-std::string JobName(const json& job) {
-  const json& meta = Field(job, "metadata");
-  return String(meta, "namespace") + "/" + String(meta, "name");
-}
+std::string JobName(const json& job) { return Meta(job, "namespace") + "/" + Meta(job, "name"); }
 
 }  // namespace
 
@@ -53,7 +40,7 @@ std::expected<Time, std::string> JobFinishTime(const json& job) {
   if (conditions.is_array()) {
     for (const json& c : conditions) {
       if (!IsFinishedCondition(c)) continue;
-      std::optional<Time> at = bootstrap::ParseRFC3339(String(c, "lastTransitionTime"));
+      std::optional<Time> at = util::ParseRFC3339(Str(c, "lastTransitionTime"));
       if (!at) {
         return std::unexpected("unable to find the time when the Job " + JobName(job) +
                                " finished");

@@ -11,11 +11,12 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "pkg/controller/bootstrap/timestamps.h"
+#include "pkg/util/timestamp.h"
 
 namespace controller::ttlafterfinished {
 
-using bootstrap::Time;
+// Job times, read with util::ParseRFC3339.
+using Time = util::MicroTime;
 
 // A Complete or Failed condition with status True (upstream's IsJobFinished).
 bool IsJobFinished(const nlohmann::json& job);

@@ -5,6 +5,7 @@
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
+#include "pkg/controller/object.h"
 #include "pkg/controller/ttlafterfinished/job_ttl.h"
 #include "pkg/controller/worker.h"
 #include "pkg/util/duration.h"
@@ -49,12 +50,12 @@ void Follow(const TTLDecision& d, const std::string& key, Time now,
               << Quote(key);
   }
   KLOG_V(4) << "\"Found Job finished\" job=" << Quote(key)
-            << " finishTime=" << Quote(bootstrap::FormatRFC3339(d.finish_at)) << " remainingTTL=\""
+            << " finishTime=" << Quote(util::FormatMicroTime(d.finish_at)) << " remainingTTL=\""
             << util::FormatDuration(LoggableDuration(d.remaining))
-            << "\" startTime=" << Quote(bootstrap::FormatRFC3339(now))
-            << " deadlineTTL=" << Quote(bootstrap::FormatRFC3339(d.expire_at));
+            << "\" startTime=" << Quote(util::FormatMicroTime(now))
+            << " deadlineTTL=" << Quote(util::FormatMicroTime(d.expire_at));
   if (d.kind == TTLDecision::kWait) {
-    if (auto q = weak_queue.lock()) EnqueueAfter(q, key, bootstrap::RequeueDelay(d.remaining));
+    if (auto q = weak_queue.lock()) EnqueueAfter(q, key, RequeueDelay(d.remaining));
   }
 }
 
@@ -77,7 +78,7 @@ std::expected<InitResult, std::string> StartTTLAfterFinishedController(Controlle
     KLOG_V(4) << "\"Checking if Job is ready for cleanup\" job=" << Quote(key);
     client::ObjectPtr cached = jobs->Get(key);
     if (!cached) co_return SyncResult();
-    const Time now = bootstrap::Now();
+    const Time now = util::MicroNow();
     std::expected<TTLDecision, std::string> decision = EvaluateTTL(*cached, now);
     if (!decision) co_return std::unexpected(decision.error());
     Follow(*decision, key, now, weak_queue);
@@ -91,16 +92,13 @@ std::expected<InitResult, std::string> StartTTLAfterFinishedController(Controlle
       if (fresh.error().IsNotFound()) co_return SyncResult();
       co_return std::unexpected(fresh.error().String());
     }
-    const Time fresh_now = bootstrap::Now();
+    const Time fresh_now = util::MicroNow();
     std::expected<TTLDecision, std::string> again = EvaluateTTL(*fresh, fresh_now);
     if (!again) co_return std::unexpected(again.error());
     Follow(*again, key, fresh_now, weak_queue);
     if (again->kind != TTLDecision::kExpired) co_return SyncResult();
 
-    json options = {{"kind", "DeleteOptions"},
-                    {"apiVersion", "v1"},
-                    {"propagationPolicy", "Foreground"},
-                    {"preconditions", {{"uid", (*fresh)["metadata"].value("uid", "")}}}};
+    json options = DeleteOptionsWithUID(Meta(*fresh, "uid"), "Foreground");
     KLOG_V(4) << "\"Cleaning up Job\" job=" << Quote(key);
     client::Result<json> deleted = co_await api->Delete(path, &options);
     if (!deleted) co_return std::unexpected(deleted.error().String());

@@ -152,45 +152,54 @@ void StartElector(Candidate& c, const clienttest::TestApiServer& server, asio::i
   c.elector->Run();
 }
 
-// Runs until one of a and b leads and has renewed `renewals` times; fails if both ever lead
-// at once. The leader, or null.
-Candidate* ElectOne(asio::io_context& io, Candidate& a, Candidate& b, int renewals,
-                    bool& both_led) {
-  Candidate* leader = nullptr;
-  bool done = clienttest::PollUntil(
-      io,
-      [&] {
-        if (a.elector->IsLeader() && b.elector->IsLeader()) both_led = true;
-        if (!leader && a.elector->IsLeader()) leader = &a;
-        if (!leader && b.elector->IsLeader()) leader = &b;
-        return leader && leader->elector->Renewals() >= renewals;
-      },
-      10s);
-  return done ? leader : nullptr;
-}
+// Two candidates, a and b, electing against one fake Lease endpoint; the io_context runs on
+// the test thread (PollUntil). The fixture of the election tests. The io_context is declared
+// before the candidates so that their electors, which use its strands, go first.
+struct TwoCandidates {
+  FakeLeases leases;
+  clienttest::TestApiServer server{leases};
+  asio::io_context io;
+  Candidate a{"a"}, b{"b"};
+  bool both_led = false;  // set once a and b are seen leading at once
+
+  TwoCandidates() {
+    StartElector(a, server, io);
+    StartElector(b, server, io);
+  }
+
+  // Runs until one of a and b leads and has renewed `renewals` times (both_led set if both
+  // lead meanwhile). The leader, or null.
+  Candidate* ElectOne(int renewals) {
+    Candidate* leader = nullptr;
+    bool done = clienttest::PollUntil(
+        io,
+        [&] {
+          if (a.elector->IsLeader() && b.elector->IsLeader()) both_led = true;
+          if (!leader && a.elector->IsLeader()) leader = &a;
+          if (!leader && b.elector->IsLeader()) leader = &b;
+          return leader && leader->elector->Renewals() >= renewals;
+        },
+        10s);
+    return done ? leader : nullptr;
+  }
+
+  Candidate& Other(const Candidate& c) { return &c == &a ? b : a; }
+};
 
 }  // namespace
 
-TEST_CASE("leader election: of two electors exactly one leads, and renews",
-          "[client][leaderelection]") {
-  FakeLeases leases;
-  clienttest::TestApiServer server(leases);
-  Candidate a("a"), b("b");
-  asio::io_context io;
-  StartElector(a, server, io);
-  StartElector(b, server, io);
-
-  bool both_led = false;
-  Candidate* leader = ElectOne(io, a, b, 1, both_led);
+TEST_CASE_METHOD(TwoCandidates, "leader election: of two electors exactly one leads, and renews",
+                 "[client][leaderelection]") {
+  Candidate* leader = ElectOne(1);
   REQUIRE(leader != nullptr);
-  Candidate& other = leader == &a ? b : a;
+  Candidate& other = Other(*leader);
   auto first = leases.Lease();
   REQUIRE(first);
   const json first_spec = (*first)["spec"];
 
   // Three more renewals, and still one leader.
   const int renewed = leader->elector->Renewals();
-  REQUIRE(ElectOne(io, a, b, renewed + 3, both_led) == leader);
+  REQUIRE(ElectOne(renewed + 3) == leader);
   CHECK_FALSE(both_led);
   CHECK(leader->elector->IsLeader());
   CHECK_FALSE(other.elector->IsLeader());
@@ -215,18 +224,12 @@ TEST_CASE("leader election: of two electors exactly one leads, and renews",
   CHECK(leases.creates == 1);
 }
 
-TEST_CASE("leader election: a leader that cannot renew stops; the other takes over",
-          "[client][leaderelection]") {
-  FakeLeases leases;
-  clienttest::TestApiServer server(leases);
-  Candidate a("a"), b("b");
-  asio::io_context io;
-  StartElector(a, server, io);
-  StartElector(b, server, io);
-  bool both_led = false;
-  Candidate* leader = ElectOne(io, a, b, 1, both_led);
+TEST_CASE_METHOD(TwoCandidates,
+                 "leader election: a leader that cannot renew stops; the other takes over",
+                 "[client][leaderelection]") {
+  Candidate* leader = ElectOne(1);
   REQUIRE(leader != nullptr);
-  Candidate& other = leader == &a ? b : a;
+  Candidate& other = Other(*leader);
   auto before = leases.Lease();
   REQUIRE(before);
 
@@ -268,18 +271,12 @@ TEST_CASE("leader election: a leader that cannot renew stops; the other takes ov
   CHECK(leases.failed_puts > 0);
 }
 
-TEST_CASE("leader election: Stop ends leading; the other takes over after expiry",
-          "[client][leaderelection]") {
-  FakeLeases leases;
-  clienttest::TestApiServer server(leases);
-  Candidate a("a"), b("b");
-  asio::io_context io;
-  StartElector(a, server, io);
-  StartElector(b, server, io);
-  bool both_led = false;
-  Candidate* leader = ElectOne(io, a, b, 1, both_led);
+TEST_CASE_METHOD(TwoCandidates,
+                 "leader election: Stop ends leading; the other takes over after expiry",
+                 "[client][leaderelection]") {
+  Candidate* leader = ElectOne(1);
   REQUIRE(leader != nullptr);
-  Candidate& other = leader == &a ? b : a;
+  Candidate& other = Other(*leader);
 
   leader->elector->Stop();
   const SteadyClock::time_point stopped_since = SteadyClock::now();

@@ -13,7 +13,7 @@ using namespace std::chrono_literals;
 namespace {
 
 ttl::Time At(const char* s) {
-  auto t = controller::bootstrap::ParseRFC3339(s);
+  auto t = util::ParseRFC3339(s);
   REQUIRE(t.has_value());
   return *t;
 }

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "pkg/util/quantity.h"
+
 namespace apimachinery::schema {
 
 namespace {
@@ -172,57 +174,6 @@ std::string_view TrimSpace(std::string_view s) {
     }
   }
   return s;
-}
-
-enum class QuantityFormat { kDecimalExponent, kDecimalSI, kBinarySI };
-
-// The suffix's base-10 or base-2 exponent; false for an unknown suffix.
-bool InterpretSuffix(std::string_view suffix, int32_t& exponent, QuantityFormat& format) {
-  struct Known {
-    std::string_view text;
-    int32_t exponent;
-    QuantityFormat format;
-  };
-  static constexpr Known kKnown[] = {
-      {"", 0, QuantityFormat::kDecimalSI},   {"n", -9, QuantityFormat::kDecimalSI},
-      {"u", -6, QuantityFormat::kDecimalSI}, {"m", -3, QuantityFormat::kDecimalSI},
-      {"k", 3, QuantityFormat::kDecimalSI},  {"M", 6, QuantityFormat::kDecimalSI},
-      {"G", 9, QuantityFormat::kDecimalSI},  {"T", 12, QuantityFormat::kDecimalSI},
-      {"P", 15, QuantityFormat::kDecimalSI}, {"E", 18, QuantityFormat::kDecimalSI},
-      {"Ki", 10, QuantityFormat::kBinarySI}, {"Mi", 20, QuantityFormat::kBinarySI},
-      {"Gi", 30, QuantityFormat::kBinarySI}, {"Ti", 40, QuantityFormat::kBinarySI},
-      {"Pi", 50, QuantityFormat::kBinarySI}, {"Ei", 60, QuantityFormat::kBinarySI},
-  };
-  for (const Known& k : kKnown) {
-    if (k.text == suffix) {
-      exponent = k.exponent;
-      format = k.format;
-      return true;
-    }
-  }
-  if (suffix.size() > 1 && (suffix[0] == 'e' || suffix[0] == 'E')) {
-    // strconv.ParseInt(suffix[1:], 10, 64): optional sign, at least one digit, in range.
-    std::string_view n = suffix.substr(1);
-    bool neg = false;
-    if (n[0] == '+' || n[0] == '-') {
-      neg = n[0] == '-';
-      n.remove_prefix(1);
-    }
-    if (n.empty()) return false;
-    uint64_t x = 0;
-    for (char c : n) {
-      if (!IsDigitChar(c)) return false;
-      if (x > (uint64_t{1} << 63) / 10) return false;
-      x = x * 10 + static_cast<uint64_t>(c - '0');
-      if (x > (uint64_t{1} << 63)) return false;
-    }
-    if (!neg && x > static_cast<uint64_t>(INT64_MAX)) return false;
-    const int64_t v = neg ? static_cast<int64_t>(0 - x) : static_cast<int64_t>(x);
-    exponent = static_cast<int32_t>(v);  // Go truncates to int32 too
-    format = QuantityFormat::kDecimalExponent;
-    return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -431,16 +382,16 @@ std::optional<std::string> QuantityParseError(std::string_view text) {
   if (pos < end) return std::string(kErrFormatWrong);
   const std::string_view suffix = str.substr(suffix_start);
 
-  int32_t exponent = 0;
-  QuantityFormat format = QuantityFormat::kDecimalSI;
-  if (!InterpretSuffix(suffix, exponent, format)) return std::string(kErrSuffix);
+  const std::optional<util::Quantity::Suffix> interpreted = util::Quantity::ParseSuffix(suffix);
+  if (!interpreted) return std::string(kErrSuffix);
+  const int32_t exponent = interpreted->exponent;
 
   // The int64 fast path takes every quantity with few enough digits and a scale of at least
   // nano; the rest goes through an arbitrary-precision decimal, which needs a digit.
   constexpr int32_t kMaxInt64Factors = 18;
   int32_t precision = 0;
   int32_t scale = 0;
-  if (format == QuantityFormat::kBinarySI) {
+  if (interpreted->format == util::Quantity::Format::kBinarySI) {
     if (exponent >= 0 && denom_len == 0) {
       precision = 15 - static_cast<int32_t>(num_len) -
                   static_cast<int32_t>(static_cast<float>(exponent) * 3 / 10) - 1;
@@ -467,107 +418,25 @@ std::optional<std::string> QuantityParseError(std::string_view text) {
 
 namespace {
 
-// A valid quantity's value in nano units (rounded away from zero), its sign and format;
-// std::nullopt when invalid or beyond the exact range handled (about 10^29).
-struct NanoQuantity {
-  bool negative = false;
-  __int128 nano = 0;
-  QuantityFormat format = QuantityFormat::kDecimalSI;
-};
-
-std::optional<NanoQuantity> ParseNano(std::string_view text) {
+// A valid quantity (white space trimmed as QuantityParseError trims it); std::nullopt when
+// invalid or beyond what util::Quantity holds exactly (about 10^29).
+std::optional<util::Quantity> ParseValid(std::string_view text) {
   if (QuantityParseError(text)) return std::nullopt;
-  const std::string_view str = TrimSpace(text);
-  using Int = __int128;
-  constexpr Int kNano = 1000000000;
-  constexpr Int kLimit = static_cast<Int>(1) << 120;  // far from overflow in what follows
-  NanoQuantity q;
-  size_t pos = 0;
-  if (pos < str.size() && (str[pos] == '-' || str[pos] == '+')) q.negative = str[pos++] == '-';
-  Int digits = 0;
-  int32_t fraction = 0;
-  bool in_fraction = false;
-  for (; pos < str.size() && (IsDigitChar(str[pos]) || str[pos] == '.'); ++pos) {
-    if (str[pos] == '.') {
-      in_fraction = true;
-      continue;
-    }
-    digits = digits * 10 + (str[pos] - '0');
-    if (in_fraction) ++fraction;
-    if (digits > kLimit) return std::nullopt;
-  }
-  int32_t exponent = 0;
-  if (!InterpretSuffix(str.substr(pos), exponent, q.format)) return std::nullopt;
-  // digits * base^exponent * 10^9 / 10^fraction.
-  if (fraction > 30) return std::nullopt;
-  Int numerator = digits * kNano;
-  Int denominator = 1;
-  for (int32_t i = 0; i < fraction; ++i) denominator *= 10;
-  const int base = q.format == QuantityFormat::kBinarySI ? 2 : 10;
-  for (int32_t i = 0; i < std::abs(exponent); ++i) {
-    if (exponent > 0) {
-      numerator *= base;
-    } else {
-      denominator *= base;
-    }
-    if (numerator > kLimit || denominator > kLimit) return std::nullopt;
-  }
-  q.nano = numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
-  return q;
+  return util::Quantity::Parse(TrimSpace(text));
 }
 
 }  // namespace
 
 std::optional<long double> QuantityAmount(std::string_view text) {
-  auto q = ParseNano(text);
+  std::optional<util::Quantity> q = ParseValid(text);
   if (!q) return std::nullopt;
-  const long double amount = static_cast<long double>(q->nano) / 1e9L;
-  return q->negative ? -amount : amount;
+  return static_cast<long double>(q->nano()) / 1e9L;
 }
 
 std::optional<std::string> QuantityCanonical(std::string_view text) {
-  auto q = ParseNano(text);
+  std::optional<util::Quantity> q = ParseValid(text);
   if (!q) return std::nullopt;
-  using Int = __int128;
-  constexpr Int kNano = 1000000000;
-  const Int nano = q->nano;
-  const QuantityFormat format = q->format;
-  const bool negative = q->negative;
-  if (nano == 0) return std::string("0");
-
-  auto print = [](Int v) {
-    std::string out;
-    while (v > 0) {
-      out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-      v /= 10;
-    }
-    return out.empty() ? std::string("0") : out;
-  };
-  const std::string sign = negative ? "-" : "";
-  // Binary stays binary for whole values of at least 1024: the largest power of 1024.
-  if (format == QuantityFormat::kBinarySI && nano >= 1024 * kNano && nano % kNano == 0) {
-    static constexpr const char* kBinary[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-    Int value = nano / kNano;
-    int step = 0;
-    while (step < 6 && value % 1024 == 0) {
-      value /= 1024;
-      ++step;
-    }
-    return sign + print(value) + kBinary[step];
-  }
-  // Decimal: a whole mantissa and an exponent that is a multiple of 3, as small a mantissa
-  // as stays whole (up to E).
-  Int mantissa = nano;
-  int32_t power = -9;
-  while (power < 18 && mantissa % 1000 == 0) {
-    mantissa /= 1000;
-    power += 3;
-  }
-  if (format == QuantityFormat::kDecimalExponent) {
-    return sign + print(mantissa) + (power == 0 ? "" : "e" + std::to_string(power));
-  }
-  static constexpr const char* kDecimal[] = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
-  return sign + print(mantissa) + kDecimal[(power + 9) / 3];
+  return q->String();
 }
 
 }  // namespace apimachinery::schema

@@ -30,9 +30,10 @@ std::optional<std::string> GoTimeCanonical(std::string_view layout, std::string_
 std::optional<std::string> QuantityParseError(std::string_view text);
 
 // The canonical form upstream stores a valid quantity in (Quantity.String() after
-// decoding): "1000m" -> "1", "0.5" -> "500m", "1.5Gi" -> "1536Mi", "1000000" -> "1M",
-// values rounded up to the nano. std::nullopt when the text is not a quantity or is beyond
-// the exact range handled here (about 10^29), in which case it is kept as given.
+// decoding, as util::Quantity prints it): "1000m" -> "1", "0.5" -> "500m", "1.5Gi" ->
+// "1536Mi", "1000000" -> "1M", values rounded up to the nano, binary values capped at
+// 2^63-1. std::nullopt when the text is not a quantity or is beyond the exact range of
+// util::Quantity (about 10^29), in which case it is kept as given.
 std::optional<std::string> QuantityCanonical(std::string_view text);
 
 // The value of a valid quantity ("500m" -> 0.5, "1Gi" -> 1073741824), for comparing
