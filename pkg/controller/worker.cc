@@ -3,6 +3,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
+#include <nlohmann/json.hpp>
 
 #include "pkg/util/log.h"
 
@@ -56,6 +57,20 @@ void RunWorkers(std::shared_ptr<workqueue::Queue> queue, int workers, std::strin
         }
       },
       net::detached);
+}
+
+client::ResourceEventHandler EnqueueObjects(std::shared_ptr<workqueue::Queue> queue, bool deletes,
+                                            std::function<bool(const nlohmann::json&)> accepts) {
+  auto enqueue = [queue, accepts = std::move(accepts)](const client::ObjectPtr& o) {
+    if (!accepts || accepts(*o)) Enqueue(queue, client::KeyOf(*o));
+  };
+  client::ResourceEventHandler handler;
+  handler.on_add = enqueue;
+  handler.on_update = [enqueue](const client::ObjectPtr&, const client::ObjectPtr& o) {
+    enqueue(o);
+  };
+  if (deletes) handler.on_delete = enqueue;
+  return handler;
 }
 
 }  // namespace controller

@@ -27,6 +27,13 @@ using SyncFunc = std::function<Awaitable<SyncResult>(const std::string& key)>;
 void RunWorkers(std::shared_ptr<workqueue::Queue> queue, int workers, std::string name,
                 SyncFunc sync, std::vector<std::shared_ptr<client::SharedInformer>> wait_for);
 
+// The handler most controllers give an informer: the key (client::KeyOf) of every object
+// added or updated, and deleted when `deletes`, that `accepts` (every one when empty) is
+// queued.
+client::ResourceEventHandler EnqueueObjects(
+    std::shared_ptr<workqueue::Queue> queue, bool deletes = false,
+    std::function<bool(const nlohmann::json&)> accepts = {});
+
 // Adds `key` to the queue from any thread (posted to the queue's strand).
 void Enqueue(const std::shared_ptr<workqueue::Queue>& queue, std::string key);
 void EnqueueAfter(const std::shared_ptr<workqueue::Queue>& queue, std::string key,

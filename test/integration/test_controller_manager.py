@@ -284,7 +284,7 @@ type: kubernetes.io/service-account-token
         self.assertEqual(user["uid"], uid)
         self.assertEqual(user["groups"], ["system:serviceaccounts", "system:serviceaccounts:tokens",
                                           "system:authenticated"])
-        # The token signed by another key is refused.
+        # The token with its signature altered is refused.
         forged = data["token"][:-4] + ("AAAA" if not data["token"].endswith("AAAA") else "BBBB")
         status, _, _ = self.server.request("GET", "/api", cert=False, token=forged)
         self.assertEqual(status, 401)

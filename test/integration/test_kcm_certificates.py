@@ -353,9 +353,11 @@ class Cleaning(unittest.TestCase):
         kcm = None
         tmp = tempfile.mkdtemp(prefix="kcm-clean-")
         try:
-            request = harness.run([harness.OPENSSL, "req", "-new", "-nodes", "-newkey", "ec",
-                                   "-pkeyopt", "ec_paramgen_curve:prime256v1", "-keyout",
-                                   os.path.join(tmp, "k"), "-subj", "/CN=old"]).stdout
+            made = harness.run([harness.OPENSSL, "req", "-new", "-nodes", "-newkey", "ec",
+                                "-pkeyopt", "ec_paramgen_curve:prime256v1", "-keyout",
+                                os.path.join(tmp, "k"), "-subj", "/CN=old"])
+            self.assertEqual(made.returncode, 0, made.stderr)
+            request = made.stdout
             two_hours_ago = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 7200))
             # Names in the order the pass walks the cache (by name): the recent one between.
             for name, condition, when in (("a-old-denied", "Denied", two_hours_ago),

@@ -208,6 +208,8 @@ class BootstrapTokens(_Cluster):
         soon = (utcnow() + datetime.timedelta(seconds=3)).replace(microsecond=0)
         self.create_token("soon01", "0123456789abcdef",
                           expiration=soon.isoformat(timespec="seconds"))  # +00:00 form
+        # Not expired yet: still there now (checked before the waits below use up its 3 s).
+        self.assertTrue(self.token_exists("soon01"))
         # Another type is not a bootstrap token, whatever its data says.
         self.ok("-n", "kube-system", "apply", "-f", "-", stdin=json.dumps({
             "apiVersion": "v1", "kind": "Secret", "type": "Opaque",
@@ -217,7 +219,6 @@ class BootstrapTokens(_Cluster):
                  "the expired token deleted")
         wait_for(lambda: (not self.token_exists("bad001"), None), 10,
                  "the token with an unparseable expiration deleted")
-        self.assertTrue(self.token_exists("soon01"))
         wait_for(lambda: (not self.token_exists("soon01"), None), 15,
                  "the token deleted once it expired")
         self.assertGreaterEqual(utcnow(), soon)

@@ -80,8 +80,12 @@ Awaitable<void> EventRecorder::Drain() {
   while (!pending_.empty()) {
     Pending next = std::move(pending_.front());
     pending_.pop_front();
-    co_await Write(std::move(next.object), std::move(next.type), std::move(next.reason),
-                   std::move(next.message));
+    try {
+      co_await Write(std::move(next.object), std::move(next.type), std::move(next.reason),
+                     std::move(next.message));
+    } catch (const std::exception& e) {  // one event lost, never the recorder
+      KLOG_WARNING << "recording an event failed: " << e.what();
+    }
   }
   writing_ = false;
 }

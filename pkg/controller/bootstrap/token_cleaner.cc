@@ -24,14 +24,7 @@ std::expected<InitResult, std::string> StartTokenCleanerController(ControllerCon
   auto queue = workqueue::Queue::New(boost::asio::make_strand(ctx.io));
   auto api = ctx.client_for("token-cleaner");
 
-  client::ResourceEventHandler handler;
-  handler.on_add = [queue](const client::ObjectPtr& o) {
-    if (IsWatchedTokenSecret(*o)) Enqueue(queue, client::KeyOf(*o));
-  };
-  handler.on_update = [queue](const client::ObjectPtr&, const client::ObjectPtr& o) {
-    if (IsWatchedTokenSecret(*o)) Enqueue(queue, client::KeyOf(*o));
-  };
-  secrets->AddEventHandler(std::move(handler));
+  secrets->AddEventHandler(EnqueueObjects(queue, /*deletes=*/false, IsWatchedTokenSecret));
 
   std::weak_ptr<workqueue::Queue> weak_queue = queue;
   SyncFunc sync = [secrets, api, weak_queue](const std::string& key) -> Awaitable<SyncResult> {

@@ -81,13 +81,7 @@ void StartCertificateController(ControllerContext& ctx, std::string name, CSRHan
                                 int workers) {
   auto informer = ctx.informers->ForResource(kCSRs);
   auto queue = workqueue::Queue::New(net::make_strand(ctx.io), CertificateRateLimiter());
-  client::ResourceEventHandler on_csr;
-  on_csr.on_add = [queue](const client::ObjectPtr& o) { Enqueue(queue, client::KeyOf(*o)); };
-  on_csr.on_update = [queue](const client::ObjectPtr&, const client::ObjectPtr& o) {
-    Enqueue(queue, client::KeyOf(*o));
-  };
-  on_csr.on_delete = [queue](const client::ObjectPtr& o) { Enqueue(queue, client::KeyOf(*o)); };
-  informer->AddEventHandler(std::move(on_csr));
+  informer->AddEventHandler(EnqueueObjects(queue, /*deletes=*/true));
   net::co_spawn(queue->strand(), Run(queue, informer, std::move(handler), std::move(name), workers),
                 net::detached);
 }

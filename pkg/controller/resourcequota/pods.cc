@@ -217,9 +217,9 @@ ScopeMatch PodEvaluator::MatchesScope(const ScopeRequirement& r, const json& pod
   if (r.scope_name == "PriorityClass") {
     const std::string priority_class = Str(Spec(pod), "priorityClassName");
     if (r.op == "Exists") return !priority_class.empty();
-    std::optional<std::string> label;
-    if (!priority_class.empty()) label = priority_class;
-    return MatchesAsLabel(r, label);
+    // As upstream's, the selector sees the label always, empty for a pod without a class:
+    // DoesNotExist never matches.
+    return MatchesAsLabel(r, priority_class);
   }
   if (r.scope_name == "CrossNamespacePodAffinity") return UsesCrossNamespacePodAffinity(pod);
   return false;

@@ -39,12 +39,7 @@ std::expected<InitResult, std::string> StartRootCACertPublisher(ControllerContex
   auto api = ctx.client_for("root-ca-cert-publisher");
   const std::string ca = ctx.options.root_ca_pem;
 
-  client::ResourceEventHandler on_namespace;
-  on_namespace.on_add = [queue](const client::ObjectPtr& o) { Enqueue(queue, client::KeyOf(*o)); };
-  on_namespace.on_update = [queue](const client::ObjectPtr&, const client::ObjectPtr& o) {
-    Enqueue(queue, client::KeyOf(*o));
-  };
-  namespaces->AddEventHandler(std::move(on_namespace));
+  namespaces->AddEventHandler(EnqueueObjects(queue));
   auto on_configmap = [queue](const client::ObjectPtr& o) {
     const json& meta = (*o)["metadata"];
     if (meta.value("name", "") == kRootCAConfigMapName) {

@@ -28,12 +28,7 @@ std::expected<InitResult, std::string> StartServiceAccountController(ControllerC
   auto queue = workqueue::Queue::New(boost::asio::make_strand(ctx.io));
   auto api = ctx.client_for("service-account-controller");
 
-  client::ResourceEventHandler on_namespace;
-  on_namespace.on_add = [queue](const client::ObjectPtr& o) { Enqueue(queue, client::KeyOf(*o)); };
-  on_namespace.on_update = [queue](const client::ObjectPtr&, const client::ObjectPtr& o) {
-    Enqueue(queue, client::KeyOf(*o));
-  };
-  namespaces->AddEventHandler(std::move(on_namespace));
+  namespaces->AddEventHandler(EnqueueObjects(queue));
   client::ResourceEventHandler on_account;
   on_account.on_delete = [queue](const client::ObjectPtr& o) {
     const json& meta = (*o)["metadata"];

@@ -51,7 +51,7 @@ Awaitable<SyncResult> DeleteSecret(const Shared& s, const json& secret) {
       client::ResourcePath(kSecrets, Meta(secret, "namespace"), Meta(secret, "name"));
   json options = DeleteOptionsWithUID(Meta(secret, "uid"));
   auto deleted = co_await s.api->Delete(target, &options);
-  if (deleted || deleted.error().IsNotFound() || deleted.error().code == 409) {
+  if (deleted || deleted.error().IsNotFound() || deleted.error().IsConflict()) {
     co_return SyncResult();
   }
   co_return std::unexpected(deleted.error().String());
@@ -73,8 +73,7 @@ Awaitable<client::Result<std::optional<json>>> LiveAccount(const Shared& s, cons
 // A deleted token Secret leaves its account's `secrets` list.
 Awaitable<SyncResult> RemoveReference(const Shared& s, const std::string& ns,
                                       const std::string& name) {
-  for (const client::ObjectPtr& account : s.accounts->List()) {
-    if (Meta(*account, "namespace") != ns) continue;
+  for (const client::ObjectPtr& account : s.accounts->ByIndex(client::kNamespaceIndex, ns)) {
     json secrets = account->value("secrets", json::array());
     json kept = json::array();
     for (const json& ref : secrets) {
@@ -104,7 +103,8 @@ Awaitable<SyncResult> SyncSecret(std::shared_ptr<const Shared> shared, std::stri
   if (!*account || !References(secret, **account)) co_return co_await DeleteSecret(s, secret);
 
   const std::string uid = Meta(**account, "uid");
-  const bool needs_ca = DataString(secret, "ca.crt") != s.ca_pem;
+  // Without a root CA, an existing ca.crt is left as it is (as upstream).
+  const bool needs_ca = !s.ca_pem.empty() && DataString(secret, "ca.crt") != s.ca_pem;
   const bool needs_namespace = DataString(secret, "namespace") != ns;
   const bool needs_token = DataString(secret, "token").empty();
   const bool needs_uid = Annotation(secret, kUIDAnnotation) != uid;
@@ -121,8 +121,8 @@ Awaitable<SyncResult> SyncSecret(std::shared_ptr<const Shared> shared, std::stri
   if (Meta(updated, "uid") != Meta(secret, "uid")) co_return SyncResult();  // another one now
   if (!updated.contains("data") || !updated["data"].is_object()) updated["data"] = json::object();
   json& data = updated["data"];
-  data["ca.crt"] = util::Base64Encode(s.ca_pem);
-  data["namespace"] = util::Base64Encode(ns);
+  if (needs_ca) data["ca.crt"] = util::Base64Encode(s.ca_pem);
+  if (needs_namespace) data["namespace"] = util::Base64Encode(ns);
   if (DataString(updated, "token").empty()) {
     authn::LegacyServiceAccountClaims claims{
         .ns = ns, .name = Meta(**account, "name"), .uid = uid, .secret_name = name};
@@ -143,11 +143,8 @@ Awaitable<SyncResult> SyncAccount(std::shared_ptr<const Shared> shared, std::str
   if (s.accounts->Get(key)) co_return SyncResult();
   const size_t slash = key.find('/');
   const std::string ns = key.substr(0, slash), name = key.substr(slash + 1);
-  for (const client::ObjectPtr& secret : s.secrets->List()) {
-    if (Meta(*secret, "namespace") != ns || !IsTokenSecret(*secret) ||
-        Annotation(*secret, kNameAnnotation) != name) {
-      continue;
-    }
+  for (const client::ObjectPtr& secret : s.secrets->ByIndex(client::kNamespaceIndex, ns)) {
+    if (!IsTokenSecret(*secret) || Annotation(*secret, kNameAnnotation) != name) continue;
     SyncResult r = co_await DeleteSecret(s, *secret);
     if (!r) co_return r;
   }
@@ -178,17 +175,7 @@ std::expected<InitResult, std::string> StartTokensController(ControllerContext& 
     Enqueue(account_queue, client::KeyOf(*o));
   };
   shared->accounts->AddEventHandler(std::move(on_account));
-  client::ResourceEventHandler on_secret;
-  on_secret.on_add = [secret_queue](const client::ObjectPtr& o) {
-    if (IsTokenSecret(*o)) Enqueue(secret_queue, client::KeyOf(*o));
-  };
-  on_secret.on_update = [secret_queue](const client::ObjectPtr&, const client::ObjectPtr& o) {
-    if (IsTokenSecret(*o)) Enqueue(secret_queue, client::KeyOf(*o));
-  };
-  on_secret.on_delete = [secret_queue](const client::ObjectPtr& o) {
-    if (IsTokenSecret(*o)) Enqueue(secret_queue, client::KeyOf(*o));
-  };
-  shared->secrets->AddEventHandler(std::move(on_secret));
+  shared->secrets->AddEventHandler(EnqueueObjects(secret_queue, /*deletes=*/true, IsTokenSecret));
 
   const int workers = std::max(1, ctx.options.concurrent_serviceaccount_token_syncs);
   RunWorkers(account_queue, workers, "service account tokens (accounts)",

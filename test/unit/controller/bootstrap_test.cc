@@ -14,6 +14,7 @@
 #include "pkg/controller/bootstrap/token_secret.h"
 #include "pkg/controller/worker.h"
 #include "pkg/util/base64.h"
+#include "test/unit/support/time_at.h"
 
 namespace bs = controller::bootstrap;
 using nlohmann::json;
@@ -21,11 +22,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-bs::Time At(const char* s) {
-  auto t = util::ParseRFC3339(s);
-  REQUIRE(t.has_value());
-  return *t;
-}
+using testing::At;
 
 // A token Secret with the given data (values in clear; stored base64 as the API has them).
 json TokenSecret(const std::string& name, const std::map<std::string, std::string>& data,

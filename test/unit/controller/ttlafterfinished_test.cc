@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/controller/ttlafterfinished/job_ttl.h"
+#include "test/unit/support/time_at.h"
 
 namespace ttl = controller::ttlafterfinished;
 using nlohmann::json;
@@ -12,11 +13,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-ttl::Time At(const char* s) {
-  auto t = util::ParseRFC3339(s);
-  REQUIRE(t.has_value());
-  return *t;
-}
+using testing::At;
 
 json Job(json conditions, json ttl_seconds = json()) {
   json job = {{"apiVersion", "batch/v1"},

@@ -3,16 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include "pkg/util/timestamp.h"
+#include "test/unit/support/time_at.h"
 
 using namespace std::chrono_literals;
 
 namespace {
 
-util::MicroTime At(const char* s) {
-  auto t = util::ParseRFC3339(s);
-  REQUIRE(t.has_value());
-  return *t;
-}
+using testing::At;
 
 }  // namespace
 
