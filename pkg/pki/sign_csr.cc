@@ -4,6 +4,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>
 
+#include <algorithm>
 #include <array>
 #include <ctime>
 #include <map>
@@ -198,14 +199,19 @@ struct Usages {
   std::vector<int> ext_key_usages;  // NIDs, in Go's ExtKeyUsage order
 };
 
-std::expected<Usages, std::string> UsagesFromStrings(const std::vector<std::string>& usages) {
-  static const std::map<std::string, int, std::less<>> kKeyUsage = {
+// certificates.k8s.io's usage names: RFC 5280 KeyUsage bit numbers, and for extended key
+// usages their position (Go's x509.ExtKeyUsage value, by which upstream sorts them) and NID.
+const std::map<std::string, int, std::less<>>& KeyUsageBits() {
+  static const std::map<std::string, int, std::less<>> table = {
       {"signing", 0},          {"digital signature", 0}, {"content commitment", 1},
       {"key encipherment", 2}, {"key agreement", 4},     {"data encipherment", 3},
       {"cert sign", 5},        {"crl sign", 6},          {"encipher only", 7},
       {"decipher only", 8}};
-  // The position is Go's x509.ExtKeyUsage value, by which upstream sorts them.
-  static const std::map<std::string, std::pair<int, int>, std::less<>> kExtKeyUsage = {
+  return table;
+}
+
+const std::map<std::string, std::pair<int, int>, std::less<>>& ExtKeyUsages() {
+  static const std::map<std::string, std::pair<int, int>, std::less<>> table = {
       {"any", {0, NID_anyExtendedKeyUsage}},
       {"server auth", {1, NID_server_auth}},
       {"client auth", {2, NID_client_auth}},
@@ -219,6 +225,12 @@ std::expected<Usages, std::string> UsagesFromStrings(const std::vector<std::stri
       {"ocsp signing", {9, NID_OCSP_sign}},
       {"microsoft sgc", {10, NID_ms_sgc}},
       {"netscape sgc", {11, NID_ns_sgc}}};
+  return table;
+}
+
+std::expected<Usages, std::string> UsagesFromStrings(const std::vector<std::string>& usages) {
+  const auto& kKeyUsage = KeyUsageBits();
+  const auto& kExtKeyUsage = ExtKeyUsages();
   Usages out;
   std::map<int, int> ext;  // Go order -> NID
   std::vector<std::string> unrecognized;
@@ -396,10 +408,12 @@ std::expected<void, std::string> CheckRequestSignature(std::string_view pem) {
   return VerifyRequest(req->get());
 }
 
-std::expected<void, std::string> ValidateUsages(const std::vector<std::string>& usages) {
-  auto parsed = UsagesFromStrings(usages);
-  if (!parsed) return std::unexpected(parsed.error());
-  return {};
+std::vector<std::string> KnownUsages() {
+  std::vector<std::string> names;
+  for (const auto& [name, bit] : KeyUsageBits()) names.push_back(name);
+  for (const auto& [name, value] : ExtKeyUsages()) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 std::expected<void, std::string> ValidateCertificateBlocks(std::string_view pem) {

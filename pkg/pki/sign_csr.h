@@ -43,9 +43,8 @@ std::expected<CertificateRequestInfo, std::string> ParseCertificateRequest(std::
 // the error names the failure ("x509: ECDSA verification failure").
 std::expected<void, std::string> CheckRequestSignature(std::string_view pem);
 
-// The key usages and extended key usages of certificates.k8s.io's usage names; an error
-// "unrecognized usage values: [\"foo\"]" for names it does not know.
-std::expected<void, std::string> ValidateUsages(const std::vector<std::string>& usages);
+// certificates.k8s.io's usage names (key usages and extended key usages), sorted.
+std::vector<std::string> KnownUsages();
 
 struct SigningPolicy {
   std::vector<std::string> usages;  // certificates.k8s.io usage names
