@@ -13,6 +13,7 @@
 #include "pkg/controller/certificates/csr.h"
 #include "pkg/pki/pki.h"
 #include "pkg/util/log.h"
+#include "pkg/util/strings.h"
 #include "pkg/util/timestamp.h"
 
 namespace controller::certificates {
@@ -52,12 +53,10 @@ bool Expired(const json& csr, SystemTime now) {
   return info && now > info->not_after;
 }
 
-std::string Quoted(const std::string& s) { return json(s).dump(); }
-
 }  // namespace
 
 std::optional<std::string> CleanReason(const json& csr, SystemTime now) {
-  const std::string csr_kv = " csr=" + Quoted(Name(csr));
+  const std::string csr_kv = " csr=" + util::Quote(Name(csr));
   const bool issued = !IssuedCertificate(csr).empty();
   const json& conditions = Conditions(csr);
   for (const json& c : conditions) {
@@ -104,7 +103,7 @@ Awaitable<void> CleanOnce(std::shared_ptr<client::SharedInformer> informer,
     auto deleted = co_await api->Delete(client::ResourcePath(kCSRs, "", name));
     if (!deleted && !deleted.error().IsNotFound()) {
       KLOG_ERROR << "\"Error while attempting to clean CSR\" err=\"unable to delete CSR \\\""
-                 << name << "\\\": " << deleted.error().String() << "\" csr=" << Quoted(name);
+                 << name << "\\\": " << deleted.error().String() << "\" csr=" << util::Quote(name);
     }
   }
 }

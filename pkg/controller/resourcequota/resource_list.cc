@@ -16,12 +16,6 @@ ResourceList ParseResourceList(const json& object) {
   return out;
 }
 
-json ToJson(const ResourceList& list) {
-  json out = json::object();
-  for (const auto& [name, q] : list) out[name] = q.String();
-  return out;
-}
-
 ResourceList Add(const ResourceList& a, const ResourceList& b) {
   ResourceList out = a;
   for (const auto& [name, q] : b) {
@@ -50,13 +44,6 @@ bool Equals(const ResourceList& a, const ResourceList& b) {
     if (it == b.end() || it->second.Cmp(q) != 0) return false;
   }
   return true;
-}
-
-std::vector<std::string> ResourceNames(const ResourceList& list) {
-  std::vector<std::string> out;
-  out.reserve(list.size());
-  for (const auto& [name, q] : list) out.push_back(name);
-  return out;
 }
 
 }  // namespace controller::resourcequota

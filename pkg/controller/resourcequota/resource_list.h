@@ -18,8 +18,6 @@ using ResourceList = std::map<std::string, util::Quantity>;
 
 // The entries of a JSON object whose values parse as quantities (others are left out).
 ResourceList ParseResourceList(const nlohmann::json& object);
-// An object of canonical quantity strings.
-nlohmann::json ToJson(const ResourceList& list);
 
 // a + b per resource: a resource in one list only keeps its quantity.
 ResourceList Add(const ResourceList& a, const ResourceList& b);
@@ -27,7 +25,5 @@ ResourceList Add(const ResourceList& a, const ResourceList& b);
 ResourceList Mask(const ResourceList& list, const std::set<std::string>& names);
 // The same resources with equal quantities (compared by value: "1000m" equals "1").
 bool Equals(const ResourceList& a, const ResourceList& b);
-// The resource names, in order.
-std::vector<std::string> ResourceNames(const ResourceList& list);
 
 }  // namespace controller::resourcequota

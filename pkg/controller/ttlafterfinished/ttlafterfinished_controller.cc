@@ -10,6 +10,7 @@
 #include "pkg/controller/worker.h"
 #include "pkg/util/duration.h"
 #include "pkg/util/log.h"
+#include "pkg/util/strings.h"
 
 namespace controller::ttlafterfinished {
 
@@ -23,7 +24,7 @@ bool BeingDeleted(const json& job) {
   return job.value("metadata", json::object()).contains("deletionTimestamp");
 }
 
-std::string Quote(const std::string& s) { return "\"" + s + "\""; }
+using util::Quote;
 
 // A duration clamped to what nanoseconds hold (200 years either way), for a log line.
 util::Duration LoggableDuration(std::chrono::microseconds d) {
