@@ -114,6 +114,19 @@ Awaitable<std::optional<apimachinery::Status>> EnsureNamespace(registry::Store& 
   co_return std::nullopt;
 }
 
+// The plan again from the object stored now (none when it is gone), after a write found
+// the object changed meanwhile; or the error of reading it.
+Awaitable<std::expected<ReconcileResult, std::string>> Replan(const Kind& kind,
+                                                              const std::string& ns,
+                                                              const std::string& name,
+                                                              const json& expected) {
+  auto current = co_await kind.store->Get(ns, name, "");
+  if (!current && current.error().code != 404) co_return std::unexpected(current.error().message);
+  json existing;
+  if (current) existing = registry::Parse(**current);
+  co_return Reconcile(kind, existing, expected);
+}
+
 // One object to write: the policy's object and what the snapshot said to do with it.
 struct Write {
   Kind kind;
@@ -169,11 +182,9 @@ Awaitable<std::string> Apply(Write w) {
       auto deleted = co_await store.Delete(ns, name, options);
       if (!deleted && deleted.error().code == 409) {
         // Another object of that name (another uid): look again.
-        auto again = co_await store.Get(ns, name, "");
-        if (!again && again.error().code != 404) co_return again.error().message;
-        json current;
-        if (again) current = registry::Parse(**again);
-        plan = Reconcile(w.kind, current, w.expected);
+        auto replanned = co_await Replan(w.kind, ns, name, w.expected);
+        if (!replanned) co_return replanned.error();
+        plan = std::move(*replanned);
         continue;
       }
       if (!deleted && deleted.error().code != 404) co_return deleted.error().message;
@@ -189,11 +200,9 @@ Awaitable<std::string> Apply(Write w) {
     }
     if (created.error().code != 409) co_return created.error().message;
     // Created meanwhile: reconcile with that one.
-    auto current = co_await store.Get(ns, name, "");
-    if (!current && current.error().code != 404) co_return current.error().message;
-    json existing;
-    if (current) existing = registry::Parse(**current);
-    plan = Reconcile(w.kind, existing, w.expected);
+    auto replanned = co_await Replan(w.kind, ns, name, w.expected);
+    if (!replanned) co_return replanned.error();
+    plan = std::move(*replanned);
   }
   co_return "exceeded maximum attempts";
 }
