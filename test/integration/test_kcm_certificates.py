@@ -404,44 +404,40 @@ class SigningFlags(unittest.TestCase):
 
     def test_without_files_the_signer_is_skipped(self):
         server = harness.Server()
+        self.addCleanup(server.stop)
         kcm = harness.ControllerManager(server, signing=False)
-        try:
-            expected = ('"Skipping CSR signer controller because no csr cert/key was specified"',
-                        '"Warning: skipping controller" '
-                        'controller="certificatesigningrequest-signing-controller"',
-                        '"Started controller" '
-                        'controller="certificatesigningrequest-approving-controller"',
-                        '"Started controller" '
-                        'controller="certificatesigningrequest-cleaner-controller"')
-            wait_for(lambda: (all(line in kcm.log() for line in expected), kcm.log()), 20,
-                     "the start-up log lines")
-        finally:
-            kcm.stop()
-            server.stop()
+        self.addCleanup(kcm.stop)
+        expected = ('"Skipping CSR signer controller because no csr cert/key was specified"',
+                    '"Warning: skipping controller" '
+                    'controller="certificatesigningrequest-signing-controller"',
+                    '"Started controller" '
+                    'controller="certificatesigningrequest-approving-controller"',
+                    '"Started controller" '
+                    'controller="certificatesigningrequest-cleaner-controller"')
+        wait_for(lambda: (all(line in kcm.log() for line in expected), kcm.log()), 20,
+                 "the start-up log lines")
 
     def test_per_signer_files_run_only_their_signers(self):
         server = harness.Server()
+        self.addCleanup(server.stop)
         kcm = harness.ControllerManager(
             server, "--cluster-signing-kube-apiserver-client-cert-file", server.ca_file,
             "--cluster-signing-kube-apiserver-client-key-file",
             os.path.join(server.pki, "ca.key"), signing=False)
-        try:
-            started = ('"Started controller" controller="certificatesigningrequest-signing-'
-                       'controller"', '"Starting certificate controller" '
-                       'name="csrsigning-kube-apiserver-client"')
-            wait_for(lambda: (all(line in kcm.log() for line in started), kcm.log()), 20,
-                     "the signer started")
-            log = kcm.log()
-            for signer in ("kubernetes.io/kubelet-serving",
-                           "kubernetes.io/kube-apiserver-client-kubelet",
-                           "kubernetes.io/legacy-unknown"):
-                self.assertIn('"Skipping CSR signer controller because specific files were '
-                              'specified for other signers and not this one" controller="%s"'
-                              % signer, log)
-            self.assertNotIn('name="csrsigning-kubelet-serving"', log)
-        finally:
-            kcm.stop()
-            server.stop()
+        self.addCleanup(kcm.stop)
+        started = ('"Started controller" controller="certificatesigningrequest-signing-'
+                   'controller"', '"Starting certificate controller" '
+                   'name="csrsigning-kube-apiserver-client"')
+        wait_for(lambda: (all(line in kcm.log() for line in started), kcm.log()), 20,
+                 "the signer started")
+        log = kcm.log()
+        for signer in ("kubernetes.io/kubelet-serving",
+                       "kubernetes.io/kube-apiserver-client-kubelet",
+                       "kubernetes.io/legacy-unknown"):
+            self.assertIn('"Skipping CSR signer controller because specific files were '
+                          'specified for other signers and not this one" controller="%s"'
+                          % signer, log)
+        self.assertNotIn('name="csrsigning-kubelet-serving"', log)
 
     def test_mixed_or_unpaired_files_are_refused(self):
         r = harness.run([harness.KCM_BINARY, "--kubeconfig=/nonexistent",

@@ -19,6 +19,7 @@ import json
 import unittest
 
 import harness
+import kcm_cluster
 from harness import wait_for
 
 RBAC = "rbac.authorization.k8s.io"
@@ -391,22 +392,14 @@ class ReconcileAtStartTest(_Server):
                       "system:kube-dns with missing permissions", self.server.log())
 
 
-class AggregationWithControllerManagerTest(_Server):
+class AggregationWithControllerManagerTest(kcm_cluster.ClusterTestCase):
     """With the real kube-controller-manager, view, edit and admin carry the union of the
     rules of the roles they aggregate, as upstream's."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.server = harness.Server()
-        cls.kcm = harness.ControllerManager(cls.server)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kcm.stop()
-        cls.server.stop()
-
     def rules(self, name):
-        return self.get("clusterrole", name).get("rules") or []
+        role = self.get_json("clusterrole", name)
+        self.assertIsNotNone(role, name)
+        return role.get("rules") or []
 
     def test_view_edit_admin_are_filled(self):
         parts = self.rules("system:aggregate-to-view")
