@@ -63,7 +63,7 @@ AS_TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io"
 # server-side apply yet and leaves it out (docs/compatibility.md).
 CR_PATCH_415 = ("the body of the request was in an unknown format - accepted "
                 "media types include: application/json-patch+json, "
-                "application/merge-patch+json")
+                "application/merge-patch+json, application/apply-patch+yaml")
 # Added when an OpenAPI error blocks the x-kubernetes-validations rules
 # (hasBlockingErr in the custom resource strategy).
 CEL_SKIPPED = ('<nil>: Invalid value: "null": some validation rules were not '

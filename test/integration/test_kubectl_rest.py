@@ -1003,18 +1003,6 @@ class ApplyTests(WriteTestCase):
                          "namespace/at-ns unchanged\n"
                          "configmap/inside unchanged\n")
 
-    def test_apply_server_side_refused_until_supported(self):
-        # application/apply-patch+yaml is answered 415 with the patch types that work, as
-        # upstream answers an unsupported patch type; kubectl names the cause.
-        p1 = self.kubectl.write(self.CM_V1.replace("ap1", "ssa1"))
-        self.fails("apply", "--server-side", "-f", p1, "-n", "at", stderr=(
-            "error: Server-side apply not available on the server: (the body of the request "
-            "was in an unknown format - accepted media types include: "
-            "application/json-patch+json, application/merge-patch+json, "
-            "application/strategic-merge-patch+json)\n"))
-        status, _ = self.api("GET", "/api/v1/namespaces/at/configmaps/ssa1")
-        self.assertEqual(status, 404)
-
 
 class EditReplaceTests(WriteTestCase):
     namespace = "et"

@@ -1,4 +1,5 @@
 #include "pkg/apiextensions/registry/custom_resource.h"
+#include "pkg/master/schemas/schemas.h"
 
 #include <openssl/sha.h>
 
@@ -363,6 +364,8 @@ std::expected<registry::ResourceSpecPtr, std::string> CustomResourceSpec(
   }
   out->schema_name = definition;
   out->components = &schema->components;
+  // Server-side apply reads ObjectMeta, which the kind's schema refers to, from meta/v1.
+  out->shared_components = schemas::Components("v1");
   out->definitions_v2 = &schema->definitions_v2;
   out->unstructured = std::make_shared<Pruner>(schema);
   // The spec keeps the schema (and so its components) alive through its strategy.

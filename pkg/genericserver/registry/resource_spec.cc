@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
 #include "pkg/genericserver/apimachinery/patch/openapi_patch_schema.h"
 #include "pkg/util/strings.h"
 
@@ -25,6 +26,16 @@ void ResourceSpec::Complete() {
     std::shared_ptr<const nlohmann::json> borrowed(std::shared_ptr<void>(), components);
     auto schema = apimachinery::patch::NewOpenApiPatchSchema(borrowed, schema_name);
     if (schema) patch_schema = *schema;
+  }
+  if (!field_manager) {
+    apimachinery::managedfields::FieldManager::Options o;
+    o.components = components;
+    o.schema_name = schema_name;
+    o.fallback = shared_components;
+    o.api_version = GroupVersion();
+    o.kind = kind;
+    o.unstructured = unstructured != nullptr;
+    field_manager = std::make_shared<apimachinery::managedfields::FieldManager>(std::move(o));
   }
 }
 

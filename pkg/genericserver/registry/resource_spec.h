@@ -20,6 +20,9 @@
 namespace apimachinery::patch {
 class PatchSchema;
 }
+namespace apimachinery::managedfields {
+class FieldManager;
+}
 
 namespace registry {
 
@@ -128,6 +131,12 @@ struct ResourceSpec {
   // How strategic merge patches apply to the kind, read from the schema by Complete();
   // null for kinds without one (custom resources), which take no strategic merge patches.
   std::shared_ptr<const apimachinery::patch::PatchSchema> patch_schema;
+  // Where the `$ref`s that `components` does not define resolve for server-side apply
+  // (custom resources: ObjectMeta, from meta/v1's components); null for built-in kinds.
+  const nlohmann::json* shared_components = nullptr;
+  // metadata.managedFields and server-side apply for the kind, from the same schema; built
+  // by Complete().
+  std::shared_ptr<const apimachinery::managedfields::FieldManager> field_manager;
   // Storage key prefix, "/configmaps" (upstream's layout); default "/" + plural for the
   // core group, "/" + group + "/" + plural otherwise.
   std::string storage_prefix;

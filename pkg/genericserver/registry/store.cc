@@ -4,6 +4,7 @@
 
 #include "pkg/genericserver/apimachinery/labels/field_selector.h"
 #include "pkg/genericserver/apimachinery/labels/selector.h"
+#include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
 #include "pkg/genericserver/apimachinery/schema/typecheck.h"
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
 #include "pkg/genericserver/registry/allocations.h"
@@ -214,6 +215,8 @@ Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object,
     meta.erase("generation");
   }
   spec.strategy->PrepareForCreate(object);
+  // After the strategy reset what a client may not set: only what the write sets counts.
+  TrackManagedFields(nullptr, object, *spec.strategy, options);
   if (options.user) spec.strategy->RecordRequester(object, *options.user);
   NormalizeMetadata(object);
   FieldErrors errors = ValidateObjectMeta(object, spec.namespaced, spec.strategy->Names());
@@ -255,8 +258,16 @@ Awaitable<Result<storage::ObjectPtr>> Store::Create(std::string ns, json object,
   }
 }
 
-Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old,
-                                             const Strategy& strategy) {
+void Store::TrackManagedFields(const json* old, json& object, const Strategy& strategy,
+                               const WriteOptions& options) const {
+  if (options.apply || !spec_->field_manager) return;
+  apimachinery::managedfields::WriteContext write{options.field_manager, options.subresource,
+                                                  strategy.ResetFields(object, old)};
+  spec_->field_manager->Update(old, object, write);
+}
+
+Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old, const Strategy& strategy,
+                                             const WriteOptions& options) {
   const ResourceSpec& spec = *spec_;
   if (auto bad = DecodeBody(spec, object)) co_return std::unexpected(*bad);
   json& meta = object["metadata"];
@@ -277,6 +288,7 @@ Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old,
   }
   meta.erase("selfLink");
   strategy.PrepareForUpdate(object, old);
+  TrackManagedFields(&old, object, strategy, options);
   NormalizeMetadata(object);
   if (strategy.TracksGeneration() || spec.strategy->TracksGeneration()) {
     int64_t generation = prev.value("generation", int64_t{1});

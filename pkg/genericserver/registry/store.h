@@ -39,8 +39,14 @@ struct ListOptions {
 
 struct WriteOptions {
   bool dry_run = false;
+  // The manager managedFields record the write under (?fieldManager, else the User-Agent's
+  // program) and the subresource written through ("status", "scale"; "" for the object).
   std::string field_manager;
+  std::string subresource;
   std::optional<authn::UserInfo> user;  // who asks (a CSR records its requester)
+  // Server-side apply: the update function computed managedFields itself, and a missing
+  // object is created.
+  bool apply = false;
 };
 
 struct DeleteOptions {
@@ -108,7 +114,11 @@ class Store {
                                                   const WriteOptions& options);
   // Update-time checks and preparation of `object` against `old`.
   Awaitable<Result<nlohmann::json>> PrepareUpdate(nlohmann::json object, const nlohmann::json& old,
-                                                  const Strategy& strategy);
+                                                  const Strategy& strategy,
+                                                  const WriteOptions& options);
+  // Records the write in object's metadata.managedFields (not for apply, which did).
+  void TrackManagedFields(const nlohmann::json* old, nlohmann::json& object,
+                          const Strategy& strategy, const WriteOptions& options) const;
   apimachinery::Status Error(const storage::StorageError& e, std::string_view name) const;
 
   ResourceSpecPtr spec_;

@@ -59,7 +59,7 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
     }
     object["metadata"]["name"] = name;
     if (!old) {
-      if (!s.AllowCreateOnUpdate())
+      if (!s.AllowCreateOnUpdate() && !options.apply)
         co_return std::unexpected(apimachinery::NewNotFound(spec_->Resource(), name));
       created = true;
       object["metadata"].erase("resourceVersion");
@@ -86,7 +86,7 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
                           return e;
                         }()}));
     }
-    auto prepared = co_await PrepareUpdate(std::move(object), *old, s);
+    auto prepared = co_await PrepareUpdate(std::move(object), *old, s, options);
     if (!prepared) co_return std::unexpected(prepared.error());
     if (allocations) {
       if (auto refused = co_await allocations->Reserve(*prepared, &*old, options.dry_run)) {
@@ -111,7 +111,7 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
       current = *got;
     } else if (got.error().code != storage::ErrorCode::kNotFound) {
       co_return std::unexpected(Error(got.error(), name));
-    } else if (!s.AllowCreateOnUpdate()) {
+    } else if (!s.AllowCreateOnUpdate() && !options.apply) {
       co_return std::unexpected(apimachinery::NewNotFound(spec_->Resource(), name));
     }
     auto r = co_await compute(current);
@@ -133,8 +133,8 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
     co_return r->dump();
   };
   storage::Preconditions none;
-  auto r =
-      co_await storage_->GuaranteedUpdate(key, none, s.AllowCreateOnUpdate(), try_update, nullptr);
+  auto r = co_await storage_->GuaranteedUpdate(key, none, s.AllowCreateOnUpdate() || options.apply,
+                                               try_update, nullptr);
   if (!r && finalized && r.error().code == storage::ErrorCode::kCallerError && !r.error().status) {
     auto deleted = co_await storage_->Delete(key, finalized_at, nullptr, nullptr);
     if (!deleted) co_return std::unexpected(Error(deleted.error(), name));

@@ -1,5 +1,7 @@
 #include "pkg/genericserver/registry/strategy.h"
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/registry/object_meta.h"
@@ -71,6 +73,30 @@ void StatusStrategy::PrepareForUpdate(nlohmann::json& object, const nlohmann::js
     }
   }
   object = std::move(result);
+}
+
+std::vector<std::vector<std::string>> Strategy::ResetFields(const nlohmann::json&,
+                                                            const nlohmann::json*) const {
+  if (HasStatusSubresource()) return {{"status"}};
+  return {};
+}
+
+std::vector<std::vector<std::string>> StatusStrategy::ResetFields(const nlohmann::json& object,
+                                                                  const nlohmann::json* old) const {
+  std::set<std::string> top;
+  for (const nlohmann::json* o : {&object, old}) {
+    if (!o || !o->is_object()) continue;
+    for (const auto& [key, value] : o->items()) {
+      if (key != "apiVersion" && key != "kind" && key != "metadata" && key != "status") {
+        top.insert(key);
+      }
+    }
+  }
+  top.insert("spec");
+  std::vector<std::vector<std::string>> out;
+  for (const std::string& key : top) out.push_back({key});
+  for (const std::string& field : options_.stored_metadata) out.push_back({"metadata", field});
+  return out;
 }
 
 }  // namespace registry

@@ -54,6 +54,11 @@ class Strategy {
   virtual bool GenerationChanged(const nlohmann::json& object, const nlohmann::json& old) const;
   // The kind has a status subresource: the main resource ignores status changes.
   virtual bool HasStatusSubresource() const { return false; }
+  // The fields a write through this strategy cannot change (upstream's GetResetFields), as
+  // paths of field names: no manager gains them in managedFields. Default: status, when the
+  // kind has a status subresource. `old` is the stored object (null on create).
+  virtual std::vector<std::vector<std::string>> ResetFields(const nlohmann::json& object,
+                                                            const nlohmann::json* old) const;
   // The kind's rule for metadata.name and generateName (upstream's ValidateNameFunc); rules
   // beyond it (a CRD's "<plural>.<group>") are the kind's Validate.
   virtual apimachinery::validation::NameRule Names() const {
@@ -97,6 +102,9 @@ class StatusStrategy : public Strategy {
   explicit StatusStrategy(StatusOptions options) : options_(std::move(options)) {}
   void PrepareForUpdate(nlohmann::json& object, const nlohmann::json& old) const override;
   bool AllowUnconditionalUpdate() const override { return options_.allow_unconditional_update; }
+  // Everything but status and the metadata a client may change here.
+  std::vector<std::vector<std::string>> ResetFields(const nlohmann::json& object,
+                                                    const nlohmann::json* old) const override;
 
  private:
   StatusOptions options_;

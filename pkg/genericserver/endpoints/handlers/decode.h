@@ -17,6 +17,10 @@ inline constexpr char kJSONPatch[] = "application/json-patch+json";
 inline constexpr char kMergePatch[] = "application/merge-patch+json";
 inline constexpr char kStrategicPatch[] = "application/strategic-merge-patch+json";
 inline constexpr char kApplyPatch[] = "application/apply-patch+yaml";
+// The patch media types a resource takes, as a 415 lists them.
+std::vector<std::string> AcceptedPatchTypes(bool strategic);
+// An apply body (YAML, of which JSON is a form) as JSON; a 400 otherwise.
+registry::Result<nlohmann::json> ParseApplyBody(std::string_view body);
 
 // The media type of the body, lower-case, without parameters ("" when absent).
 std::string BodyMediaType(const RequestContext& ctx);

@@ -2,8 +2,10 @@
 
 #include <charconv>
 
+#include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
+#include "pkg/util/strings.h"
 
 namespace endpoints::handlers {
 
@@ -122,7 +124,37 @@ registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext&
   if (o.field_manager.size() > 128) {
     return std::unexpected(InvalidOptions(kind, {v::FieldTooLong("fieldManager", 128)}));
   }
+  if (o.field_manager.empty()) {
+    o.field_manager = apimachinery::managedfields::ManagerFromUserAgent(
+        ctx.request.headers.Get("User-Agent").value_or(""));
+  }
+  o.subresource = ctx.info.subresource;
   return o;
+}
+
+registry::Result<bool> ParseForce(const RequestContext& ctx, bool apply) {
+  std::vector<std::string> given = ctx.request.query.Values("force");
+  if (given.empty()) return false;
+  if (!apply) {
+    return std::unexpected(InvalidOptions(
+        "PatchOptions", {v::FieldForbidden("force", "may not be specified for non-apply patch")}));
+  }
+  // Go's strconv.ParseBool, as upstream decodes the query parameter.
+  const std::string& value = given.front();
+  for (const char* yes : {"1", "t", "T", "TRUE", "true", "True"}) {
+    if (value == yes) return true;
+  }
+  for (const char* no : {"0", "f", "F", "FALSE", "false", "False"}) {
+    if (value == no) return false;
+  }
+  return std::unexpected(apimachinery::NewBadRequest("strconv.ParseBool: parsing " +
+                                                     util::Quote(value) + ": invalid syntax"));
+}
+
+registry::Result<void> RequireApplyFieldManager(const RequestContext& ctx) {
+  if (!ctx.request.query.Get("fieldManager").value_or("").empty()) return {};
+  return std::unexpected(InvalidOptions(
+      "PatchOptions", {v::FieldRequired("fieldManager", "is required for apply patch")}));
 }
 
 registry::Result<std::string> ParseFieldValidation(const RequestContext& ctx) {

@@ -2,6 +2,7 @@
 // view; the object behind it is updated through the Store as any update is.
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
 #include "pkg/genericserver/apimachinery/patch/json_patch.h"
 #include "pkg/genericserver/apimachinery/patch/merge_patch.h"
 #include "pkg/genericserver/endpoints/handlers/decode.h"
@@ -47,6 +48,59 @@ Awaitable<void> UpdateView(RequestContext& ctx, ResponseWriter& out, const Scope
   co_await WriteDocument(ctx, out, target, 200, view.ToView(registry::Parse(*updated->object)));
 }
 
+// Server-side apply of a view: the fields it sets (a Scale's spec.replicas) are applied to
+// the object behind it, owned by the manager with the subresource's name.
+Awaitable<void> ApplyView(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
+                          const OutputTarget& target) {
+  auto options = ParseWriteOptions(ctx);
+  auto force = ParseForce(ctx, true);
+  auto named = RequireApplyFieldManager(ctx);
+  registry::Result<json> body = !options ? std::unexpected(options.error())
+                                : !force ? std::unexpected(force.error())
+                                : !named ? std::unexpected(named.error())
+                                         : ParseApplyBody(ctx.request.body);
+  const std::string view_version = scope.subresource->kind.GroupVersion();
+  if (body && body->value("apiVersion", json("")) != view_version) {
+    const json& given = (*body)["apiVersion"];
+    body = std::unexpected(apimachinery::NewBadRequest(
+        "Incorrect version specified in apply patch. Specified patch version: " +
+        (given.is_string() ? given.get<std::string>() : std::string()) +
+        ", expected: " + view_version));
+  }
+  if (!body) {
+    co_await WriteError(ctx, out, scope, body.error());
+    co_return;
+  }
+  options->apply = true;
+  const registry::SubresourceView& view = *scope.subresource->view;
+  const registry::ResourceSpec& spec = scope.spec;
+  const std::string name = scope.name;
+  auto config = std::make_shared<json>(std::move(*body));
+  apimachinery::managedfields::WriteContext write{options->field_manager, options->subresource, {}};
+  const bool forced = *force;
+  registry::UpdateFunc fold = [&view, &spec, name, config, write, forced](
+                                  const json* old) mutable -> Awaitable<registry::Result<json>> {
+    if (!old) co_return std::unexpected(apimachinery::NewNotFound(spec.Resource(), name));
+    // The object's part of the applied view, and nothing else.
+    json applied = {
+        {"apiVersion", spec.GroupVersion()}, {"kind", spec.kind}, {"metadata", {{"name", name}}}};
+    const json& spec_part = config->value("spec", json::object());
+    if (spec_part.is_object() && spec_part.contains("replicas")) {
+      auto folded = view.FromView(*config, applied);
+      if (!folded) co_return std::unexpected(folded.error());
+      applied = std::move(*folded);
+    }
+    write.reset = spec.strategy->ResetFields(applied, old);
+    co_return spec.field_manager->Apply(old, applied, write, forced);
+  };
+  auto updated = co_await scope.store.Update(scope.ns, scope.name, fold, *options, nullptr);
+  if (!updated) {
+    co_await WriteError(ctx, out, scope, updated.error());
+    co_return;
+  }
+  co_await WriteDocument(ctx, out, target, 200, view.ToView(registry::Parse(*updated->object)));
+}
+
 }  // namespace
 
 Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
@@ -79,9 +133,13 @@ Awaitable<void> ServeView(RequestContext& ctx, ResponseWriter& out, const Scope&
   }
   // PATCH; a view has no lists to merge by key, so a strategic merge patch merges.
   const std::string type = BodyMediaType(ctx);
+  if (type == kApplyPatch) {
+    co_await ApplyView(ctx, out, scope, *target);
+    co_return;
+  }
   if (type != kJSONPatch && type != kMergePatch && type != kStrategicPatch) {
-    const std::vector<std::string> accepted = {kJSONPatch, kMergePatch, kStrategicPatch};
-    const apimachinery::Status unsupported = apimachinery::NewUnsupportedMediaType(type, accepted);
+    const apimachinery::Status unsupported =
+        apimachinery::NewUnsupportedMediaType(type, AcceptedPatchTypes(true));
     co_await WriteError(ctx, out, scope, unsupported);
     co_return;
   }

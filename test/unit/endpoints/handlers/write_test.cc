@@ -223,8 +223,18 @@ TEST_CASE("patch: the three patch types, no-op and errors", "[handlers]") {
                             {"Content-Type: application/json-patch+json"});
   CHECK(failed_test.status == 422);
 
+  // An apply names its field manager.
   auto apply = api.Do("PATCH", kCM1, "{}", {"Content-Type: application/apply-patch+yaml"});
-  CHECK(apply.status == 415);
+  CHECK(apply.status == 422);
+  CHECK(apply.Json()["message"] ==
+        "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required "
+        "for apply patch");
+  auto unknown = api.Do("PATCH", kCM1, "{}", {"Content-Type: application/x-unknown"});
+  CHECK(unknown.status == 415);
+  CHECK(unknown.Json()["message"] ==
+        "the body of the request was in an unknown format - accepted media types include: "
+        "application/json-patch+json, application/merge-patch+json, "
+        "application/strategic-merge-patch+json, application/apply-patch+yaml");
   auto missing = api.Do("PATCH", std::string(kCMs) + "/nope", "{}",
                         {"Content-Type: application/merge-patch+json"});
   CHECK(missing.status == 404);
