@@ -5,9 +5,11 @@
 //  2. LIST of 500 configmaps, in JSON and in protobuf;
 //  3. CREATE of 1 KiB configmaps;
 //  4. WATCH fan-out: W watchers of one namespace, a writer creating objects 5 ms apart;
-//     latency from sending the create to each watcher reading the event.
+//     latency from sending the create to each watcher reading the event;
+//  5. server-side APPLY of a 200-line Deployment (a change, and a no-op re-apply), against
+//     the strategic merge patch of the same change on the same server, in the same run.
 // Usage: api_bench [--binary=PATH] [--backend=sqlite|memory] [--seconds=N] [--connections=N]
-//                  [--watchers=N] [--only=get|list|protobuf|create|watch] [--quick]
+//                  [--watchers=N] [--only=get|list|protobuf|create|apply|watch] [--quick]
 // (results: bench/README.md)
 #include <utility>  // before Asio
 
@@ -65,7 +67,7 @@ struct Options {
   int watchers = 100;
   int watch_events = 200;
   int rounds = 3;    // ours then the ceiling, this many times; the median ratio is reported
-  std::string only;  // get, list, protobuf, create or watch: that part alone
+  std::string only;  // get, list, protobuf, create, apply or watch: that part alone
   bool Runs(const char* part) const { return only.empty() || only == part; }
 };
 
@@ -114,13 +116,14 @@ constexpr char kJSON[] = "application/json";
 constexpr char kProtobuf[] = "application/vnd.kubernetes.protobuf, application/json";
 
 http::request<http::string_body> Request(http::verb verb, const std::string& target,
-                                         std::string body = "", const char* accept = kJSON) {
+                                         std::string body = "", const char* accept = kJSON,
+                                         const char* content_type = kJSON) {
   http::request<http::string_body> req{verb, target, 11};
   req.set(http::field::host, "127.0.0.1");
   req.set(http::field::accept, accept);
   req.keep_alive(true);
   if (!body.empty()) {
-    req.set(http::field::content_type, "application/json");
+    req.set(http::field::content_type, content_type);
     req.body() = std::move(body);
     req.prepare_payload();
   }
@@ -130,13 +133,14 @@ http::request<http::string_body> Request(http::verb verb, const std::string& tar
 // One request on a fresh connection, run to completion on a private loop.
 http::response<http::string_body> Once(ssl::context& ctx, uint16_t port, http::verb verb,
                                        const std::string& target, std::string body = "",
-                                       const char* accept = kJSON) {
+                                       const char* accept = kJSON,
+                                       const char* content_type = kJSON) {
   net::io_context io;
   auto f = net::co_spawn(
       io,
       [&]() -> Awaitable<http::response<http::string_body>> {
         auto stream = co_await Connect(ctx, port);
-        auto req = Request(verb, target, body, accept);
+        auto req = Request(verb, target, body, accept, content_type);
         co_await http::async_write(*stream, req, net::use_awaitable);
         beast::flat_buffer buffer;
         http::response<http::string_body> res;
@@ -158,7 +162,7 @@ struct Load {
 // loop thread, the same for every target. make_body gives the body of request number i.
 Load Hammer(ssl::context& ctx, uint16_t port, http::verb verb, const std::string& target,
             const Options& o, std::function<std::string(int)> make_body = nullptr,
-            unsigned expect = 200, const char* accept = kJSON) {
+            unsigned expect = 200, const char* accept = kJSON, const char* content_type = kJSON) {
   net::io_context io;
   std::vector<double> latencies;
   std::atomic<int> counter{0};
@@ -174,7 +178,7 @@ Load Hammer(ssl::context& ctx, uint16_t port, http::verb verb, const std::string
           beast::flat_buffer buffer;
           while (!stop.load(std::memory_order_relaxed)) {
             const int i = counter++;
-            auto req = Request(verb, target, make_body ? make_body(i) : "", accept);
+            auto req = Request(verb, target, make_body ? make_body(i) : "", accept, content_type);
             const auto sent = Clock::now();
             co_await http::async_write(*stream, req, net::use_awaitable);
             http::response<http::string_body> res;
@@ -332,6 +336,35 @@ std::string ConfigMap(const std::string& name, size_t value_bytes) {
          "\"}}";
 }
 
+// A Deployment of about 200 lines of YAML: three containers with ports, environment,
+// mounts, probes and resources, volumes and tolerations.
+std::string Deployment(const std::string& name, int replicas) {
+  std::string containers;
+  for (int c = 0; c < 3; ++c) {
+    const std::string n = std::to_string(c);
+    std::string env;
+    for (int e = 0; e < 6; ++e) {
+      env += std::string(e ? "," : "") + R"({"name":"VAR_)" + std::to_string(e) +
+             R"(","value":"value-)" + std::to_string(e) + R"("})";
+    }
+    containers +=
+        std::string(c ? "," : "") + R"({"name":"c)" + n +
+        R"(","image":"registry.example.com/app:1.)" + n + R"(","args":["--port=808)" + n +
+        R"(","--verbose"],"ports":[{"name":"http)" + n + R"(","containerPort":808)" + n +
+        R"(},{"name":"metrics)" + n + R"(","containerPort":909)" + n + R"(}],"env":[)" + env +
+        R"(],"volumeMounts":[{"name":"config","mountPath":"/etc/app)" + n +
+        R"("},{"name":"data","mountPath":"/data)" + n +
+        R"("}],"readinessProbe":{"httpGet":{"path":"/ready","port":808)" + n +
+        R"(},"periodSeconds":5},"resources":{"requests":{"cpu":"100m","memory":"64Mi"},"limits":{"memory":"128Mi"}}})";
+  }
+  return R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":")" + name +
+         R"(","labels":{"app":"bench","tier":"web"},"annotations":{"owner":"bench"}},"spec":{"replicas":)" +
+         std::to_string(replicas) +
+         R"(,"selector":{"matchLabels":{"app":"bench"}},"template":{"metadata":{"labels":{"app":"bench"}},"spec":{"containers":[)" +
+         containers +
+         R"(],"volumes":[{"name":"config","configMap":{"name":"app"}},{"name":"data","emptyDir":{}}],"tolerations":[{"key":"dedicated","operator":"Equal","value":"bench","effect":"NoSchedule"}]}}}})";
+}
+
 // Runs ours then the ceiling `rounds` times and prints the round with the median ratio,
 // with the lowest and highest ratio seen (this machine's noise).
 void Compare(const char* what, const Options& o, const std::function<Load()>& ours,
@@ -468,6 +501,43 @@ int main(int argc, char** argv) {
           return Hammer(ctx, port, http::verb::post, ns, o, named, 201);
         },
         [&] { return Hammer(ctx, ceiling_port, http::verb::post, ns, o, named, 201); });
+  }
+  if (o.Runs("apply")) {
+    // Each kind of write on an object of its own (an apply after a strategic merge patch of
+    // the same field would conflict).
+    const std::string deployments = "/apis/apps/v1/namespaces/default/deployments";
+    constexpr char kApply[] = "application/apply-patch+yaml";
+    constexpr char kStrategic[] = "application/strategic-merge-patch+json";
+    Once(ctx, port, http::verb::patch, deployments + "/applied?fieldManager=bench",
+         Deployment("applied", 1), kJSON, kApply);
+    Once(ctx, port, http::verb::post, deployments, Deployment("patched", 1));
+    auto replicas = [](int i) { return 2 + i % 2; };  // every request a change
+    Compare(
+        "APPLY change (vs SMP)", o,
+        [&] {
+          return Hammer(
+              ctx, port, http::verb::patch, deployments + "/applied?fieldManager=bench", o,
+              [&](int i) { return Deployment("applied", replicas(i)); }, 200, kJSON, kApply);
+        },
+        [&] {
+          return Hammer(
+              ctx, port, http::verb::patch, deployments + "/patched", o,
+              [&](int i) { return R"({"spec":{"replicas":)" + std::to_string(replicas(i)) + "}}"; },
+              200, kJSON, kStrategic);
+        });
+    Compare(
+        "APPLY no-op (vs SMP)", o,
+        [&] {
+          return Hammer(
+              ctx, port, http::verb::patch, deployments + "/applied?fieldManager=bench", o,
+              [&](int) { return Deployment("applied", 2); }, 200, kJSON, kApply);
+        },
+        [&] {
+          return Hammer(
+              ctx, port, http::verb::patch, deployments + "/patched", o,
+              [&](int) { return std::string(R"({"spec":{"replicas":2}})"); }, 200, kJSON,
+              kStrategic);
+        });
   }
   if (!o.Runs("watch")) return 0;
 

@@ -1,5 +1,6 @@
 #include "pkg/genericserver/registry/object_meta.h"
 
+#include <algorithm>
 #include <ctime>
 #include <map>
 #include <random>
@@ -77,6 +78,38 @@ void ValidateName(const std::string& field, const std::string& name, bool prefix
                   FieldErrors& errors) {
   for (const std::string& msg : v::ValidateName(rule, name, prefix)) {
     errors.push_back(v::FieldInvalid(field, name, msg));
+  }
+}
+
+// metadata.managedFields as upstream's ValidateManagedFields checks the entries.
+void ValidateManagedFields(const json& meta, FieldErrors& errors) {
+  auto list = meta.find("managedFields");
+  if (list == meta.end() || !list->is_array()) return;
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string field = "metadata.managedFields[" + std::to_string(i) + "]";
+    const json& entry = (*list)[i];
+    if (!entry.is_object()) continue;
+    const std::string operation = Str(entry, "operation");
+    if (operation != "Apply" && operation != "Update") {
+      errors.push_back(
+          v::FieldInvalid(field + ".operation", operation, "must be `Apply` or `Update`"));
+    }
+    const std::string type = Str(entry, "fieldsType");
+    if (!type.empty() && type != "FieldsV1") {
+      errors.push_back(v::FieldInvalid(field + ".fieldsType", type, "must be `FieldsV1`"));
+    }
+    const std::string manager = Str(entry, "manager");
+    if (manager.size() > 128) {
+      errors.push_back(v::FieldTooLong(field + ".manager", 128));
+    } else if (std::any_of(manager.begin(), manager.end(), [](char c) {
+                 return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+               })) {
+      errors.push_back(
+          v::FieldInvalid(field + ".manager", manager, "must only contain printable characters"));
+    }
+    if (Str(entry, "subresource").size() > 256) {
+      errors.push_back(v::FieldTooLong(field + ".subresource", 256));
+    }
   }
 }
 
@@ -161,6 +194,7 @@ FieldErrors ValidateObjectMeta(const json& object, bool namespaced, v::NameRule 
       }
     }
   }
+  ValidateManagedFields(meta, errors);
   return errors;
 }
 
