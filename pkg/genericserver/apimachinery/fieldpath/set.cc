@@ -214,7 +214,21 @@ std::string Set::ToFieldsV1() const {
   return out + "}";
 }
 
-json Set::ToFieldsV1Json() const { return json::parse(ToFieldsV1()); }
+json Set::ToFieldsV1Json() const {
+  json out = json::object();
+  auto m = members_.begin();
+  for (const Child& c : children_) {
+    for (; m != members_.end() && *m < c.element; ++m) out[m->Serialize()] = json::object();
+    json node = c.set.ToFieldsV1Json();
+    if (m != members_.end() && *m == c.element) {
+      if (!node.empty()) node["."] = json::object();
+      ++m;
+    }
+    out[c.element.Serialize()] = std::move(node);
+  }
+  for (; m != members_.end(); ++m) out[m->Serialize()] = json::object();
+  return out;
+}
 
 namespace {
 

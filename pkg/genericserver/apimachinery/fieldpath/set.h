@@ -55,6 +55,7 @@ class Set {
 
   // FieldsV1, byte for byte as upstream encodes it.
   std::string ToFieldsV1() const;
+  // The same as JSON (whose keys sort as text: "i:10" before "i:9").
   nlohmann::json ToFieldsV1Json() const;
   // Decodes FieldsV1 (keys of unknown element types are skipped, as upstream skips them).
   static std::expected<Set, std::string> FromFieldsV1(const nlohmann::json& fields);

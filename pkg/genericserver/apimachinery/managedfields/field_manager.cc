@@ -224,9 +224,19 @@ void FieldManager::Update(const json* live, json& object, const WriteContext& wr
       return;
     }
   }
-  const json before = live ? WithoutManagedFields(*live) : NewObject();
-  const json after = WithoutManagedFields(object);
-  typed::Comparison cmp = typed::Compare(&before, &after, root);
+  const json fresh = live ? json() : NewObject();
+  const json& before = live ? *live : fresh;
+  // Compared without managedFields: the object's are replaced below, the live object's
+  // do not count.
+  if (object.is_object() && object.contains("metadata") && object["metadata"].is_object()) {
+    object["metadata"].erase("managedFields");
+  }
+  const json* skip = nullptr;
+  if (before.is_object() && before.contains("metadata") && before["metadata"].is_object()) {
+    auto it = before["metadata"].find("managedFields");
+    if (it != before["metadata"].end()) skip = &*it;
+  }
+  typed::Comparison cmp = typed::Compare(&before, &object, root, skip);
   const Set reset = ResetSet(write.reset);
   cmp.added = cmp.added.RecursiveDifference(reset);
   cmp.modified = cmp.modified.RecursiveDifference(reset);

@@ -160,7 +160,9 @@ void ToSet(const json& value, const Type& type, Path& path, Set& out,
 
 // ---- Compare
 
-void CompareAt(const json* lhs, const json* rhs, const Type& type, Path& path, Comparison& c) {
+// `skip`: a node of either side that counts as absent (the managedFields of an object).
+void CompareAt(const json* lhs, const json* rhs, const Type& type, Path& path, Comparison& c,
+               const json* skip) {
   const Shape shape = ShapeOf(rhs ? rhs : lhs, type);
   const Shape other = ShapeOf(lhs ? lhs : rhs, type);
   const bool leaf = shape == Shape::kLeaf || other != shape || (Empty(lhs) && Empty(rhs));
@@ -175,16 +177,32 @@ void CompareAt(const json* lhs, const json* rhs, const Type& type, Path& path, C
     return;
   }
   if (shape == Shape::kMap) {
-    std::map<std::string, std::pair<const json*, const json*>> keys;
-    if (lhs && lhs->is_object()) {
-      for (const auto& [k, v] : lhs->items()) keys[k].first = &v;
-    }
-    if (rhs && rhs->is_object()) {
-      for (const auto& [k, v] : rhs->items()) keys[k].second = &v;
-    }
-    for (const auto& [k, sides] : keys) {
-      path.push_back(PathElement::Field(k));
-      CompareAt(sides.first, sides.second, FieldType(type, k), path, c);
+    // Both objects keep their keys sorted: walk them side by side.
+    static const json kEmpty = json::object();
+    const json& l = lhs && lhs->is_object() ? *lhs : kEmpty;
+    const json& r = rhs && rhs->is_object() ? *rhs : kEmpty;
+    auto li = l.begin(), ri = r.begin();
+    while (li != l.end() || ri != r.end()) {
+      const json* a = nullptr;
+      const json* b = nullptr;
+      std::string key;
+      if (ri == r.end() || (li != l.end() && li.key() < ri.key())) {
+        key = li.key();
+        a = &*li++;
+      } else if (li == l.end() || ri.key() < li.key()) {
+        key = ri.key();
+        b = &*ri++;
+      } else {
+        key = li.key();
+        a = &*li++;
+        b = &*ri++;
+      }
+      if (a == skip) a = nullptr;
+      if (b == skip) b = nullptr;
+      if (!a && !b) continue;
+      const Type& field = FieldType(type, key);
+      path.push_back(PathElement::Field(std::move(key)));
+      CompareAt(a, b, field, path, c, skip);
       path.pop_back();
     }
   } else {
@@ -193,13 +211,14 @@ void CompareAt(const json* lhs, const json* rhs, const Type& type, Path& path, C
     for (const PathElement& e : l.order) {
       auto it = r.items.find(e);
       path.push_back(e);
-      CompareAt(l.items[e], it == r.items.end() ? nullptr : it->second, ElementType(type), path, c);
+      CompareAt(l.items[e], it == r.items.end() ? nullptr : it->second, ElementType(type), path, c,
+                skip);
       path.pop_back();
     }
     for (const PathElement& e : r.order) {
       if (l.items.contains(e)) continue;
       path.push_back(e);
-      CompareAt(nullptr, r.items[e], ElementType(type), path, c);
+      CompareAt(nullptr, r.items[e], ElementType(type), path, c, skip);
       path.pop_back();
     }
   }
@@ -383,10 +402,10 @@ Set ToFieldSet(const json& value, const Type& type, std::vector<std::string>* er
   return out;
 }
 
-Comparison Compare(const json* lhs, const json* rhs, const Type& type) {
+Comparison Compare(const json* lhs, const json* rhs, const Type& type, const json* skip) {
   Comparison c;
   Path path;
-  if (lhs || rhs) CompareAt(lhs, rhs, type, path, c);
+  if (lhs || rhs) CompareAt(lhs, rhs, type, path, c, skip);
   return c;
 }
 

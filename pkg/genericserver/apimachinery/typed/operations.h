@@ -26,8 +26,10 @@ struct Comparison {
   fieldpath::Set added, modified, removed;
   bool Same() const { return added.Empty() && modified.Empty() && removed.Empty(); }
 };
-// What changed from `lhs` to `rhs` (either may be null: absent).
-Comparison Compare(const nlohmann::json* lhs, const nlohmann::json* rhs, const Type& type);
+// What changed from `lhs` to `rhs` (either may be null: absent). `skip`, a node inside
+// either, counts as absent (an object's managedFields).
+Comparison Compare(const nlohmann::json* lhs, const nlohmann::json* rhs, const Type& type,
+                   const nlohmann::json* skip = nullptr);
 
 // `rhs` (an applied configuration) merged into `lhs` (the live object): leaves from rhs,
 // maps and keyed lists item by item, atomic lists and maps replaced whole.
