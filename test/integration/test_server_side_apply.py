@@ -127,6 +127,18 @@ class ServerSideApplyTests(WriteTestCase):
         self.assertNotIn("subresource", [k for e in forced["metadata"]["managedFields"]
                                          for k in e if e.get("subresource") == "scale"])
 
+    def test_kubectl_field_manager_flag(self):
+        path = self.kubectl.write(json.dumps(deployment("fm", 1)))
+        self.ok("apply", "--server-side", "--field-manager=ci", "-f", path, "-n", "ssa")
+        obj = self.live("fm")
+        self.assertEqual(entry(obj, "ci")["operation"], "Apply")
+        self.assertIsNone(entry(obj, "kubectl"))
+        # kubectl's own manager then conflicts with ci on a changed field.
+        two = self.kubectl.write(json.dumps(deployment("fm", 2)))
+        err = self.fails("apply", "--server-side", "-f", two, "-n", "ssa")
+        self.assertTrue(err.startswith('error: Apply failed with 1 conflict: conflict with "ci": '
+                                       '.spec.replicas\n'), err)
+
     def test_conflict_status_and_causes(self):
         self.apply(deployment("api", 2), "alpha", expect=201)
         status, body = self.apply(deployment("api", 4), "beta")
@@ -146,6 +158,26 @@ class ServerSideApplyTests(WriteTestCase):
         obj = self.live("api")
         self.assertEqual(obj["spec"]["replicas"], 1)
         self.assertNotIn("f:replicas", entry(obj, "beta")["fieldsV1"]["f:spec"])
+
+    def test_apply_to_scale_owns_replicas(self):
+        self.apply(deployment("sc", 2), "owner", expect=201)
+        path = DEPLOYMENTS % "ssa" + "/sc/scale"
+        scale = json.dumps({"apiVersion": "autoscaling/v1", "kind": "Scale",
+                            "metadata": {"name": "sc"}, "spec": {"replicas": 6}})
+        status, body = self.api("PATCH", path + "?fieldManager=hpa", scale, ctype=APPLY)
+        self.assertEqual(status, 409, body)
+        self.assertEqual(body["message"],
+                         'Apply failed with 1 conflict: conflict with "owner": .spec.replicas')
+        status, body = self.api("PATCH", path + "?fieldManager=hpa&force=true", scale,
+                                ctype=APPLY)
+        self.assertEqual(status, 200, body)
+        self.assertEqual((body["kind"], body["spec"]["replicas"]), ("Scale", 6))
+        obj = self.live("sc")
+        self.assertEqual(obj["spec"]["replicas"], 6)
+        hpa = entry(obj, "hpa")
+        self.assertEqual((hpa["operation"], hpa["subresource"], hpa["fieldsV1"]),
+                         ("Apply", "scale", {"f:spec": {"f:replicas": {}}}))
+        self.assertNotIn("f:replicas", entry(obj, "owner")["fieldsV1"]["f:spec"])
 
     def test_labels_and_keyed_lists_are_owned_per_item(self):
         self.apply(deployment("items", 1, labels={"a": "1"}), "one", expect=201)
