@@ -313,7 +313,11 @@ std::expected<json, Status> FieldManager::Apply(const json* live, const json& co
     }
   }
   const json clean_config = WithoutManagedFields(config);
-  json merged = typed::Merge(current, clean_config, root);
+  // A new object is the configuration itself: the empty object's structs and nulls only
+  // matter for what the write is seen to change.
+  json merged = typed::Merge(
+      live ? current : json{{"apiVersion", options_.api_version}, {"kind", options_.kind}},
+      clean_config, root);
 
   Entry self{write.manager, "Apply", options_.api_version, write.subresource, "", {}};
   Entry* previous = Find(managers, self);
