@@ -163,6 +163,8 @@ void ToSet(const json& value, const Type& type, Path& path, Set& out,
 // `skip`: a node of either side that counts as absent (the managedFields of an object).
 void CompareAt(const json* lhs, const json* rhs, const Type& type, Path& path, Comparison& c,
                const json* skip) {
+  // Equal subtrees differ nowhere: one comparison of the values, without walking them.
+  if (lhs && rhs && *lhs == *rhs) return;
   const Shape shape = ShapeOf(rhs ? rhs : lhs, type);
   const Shape other = ShapeOf(lhs ? lhs : rhs, type);
   const bool leaf = shape == Shape::kLeaf || other != shape || (Empty(lhs) && Empty(rhs));
