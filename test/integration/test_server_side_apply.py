@@ -124,8 +124,9 @@ class ServerSideApplyTests(WriteTestCase):
         self.ok("apply", "--server-side", "--force-conflicts", "-f", three, "-n", "ssa")
         forced = self.live("web")
         self.assertEqual(forced["spec"]["replicas"], 3)
-        self.assertNotIn("subresource", [k for e in forced["metadata"]["managedFields"]
-                                         for k in e if e.get("subresource") == "scale"])
+        # The scaler owned nothing else: its entry is gone.
+        self.assertEqual([e for e in forced["metadata"]["managedFields"]
+                          if e.get("subresource") == "scale"], [])
 
     def test_kubectl_field_manager_flag(self):
         path = self.kubectl.write(json.dumps(deployment("fm", 1)))

@@ -56,12 +56,31 @@ Set ResetSet(const ResetFields& reset) {
   return s;
 }
 
-json WithoutManagedFields(const json& object) {
-  json out = object;
-  if (out.is_object() && out.contains("metadata") && out["metadata"].is_object()) {
-    out["metadata"].erase("managedFields");
+void EraseManagedFields(json& object) {
+  if (object.is_object() && object.contains("metadata") && object["metadata"].is_object()) {
+    object["metadata"].erase("managedFields");
   }
-  return out;
+}
+
+// The object's kubectl.kubernetes.io/last-applied-configuration annotation, if it has one.
+const json* LastApplied(const json& object) {
+  if (!object.is_object()) return nullptr;
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return nullptr;
+  auto annotations = meta->find("annotations");
+  if (annotations == meta->end() || !annotations->is_object()) return nullptr;
+  auto it = annotations->find(kLastApplied);
+  return it != annotations->end() && it->is_string() ? &*it : nullptr;
+}
+
+// What changed from `before` to `after`, but for the fields the write cannot change.
+typed::Comparison CompareWithout(const json& before, const json& after, const typed::Type& root,
+                                 const Set& reset, const json* skip = nullptr) {
+  typed::Comparison c = typed::Compare(&before, &after, root, skip);
+  c.added = c.added.RecursiveDifference(reset);
+  c.modified = c.modified.RecursiveDifference(reset);
+  c.removed = c.removed.RecursiveDifference(reset);
+  return c;
 }
 
 std::string Now() { return util::FormatTime(std::chrono::system_clock::now()); }
@@ -201,15 +220,24 @@ const typed::Schema& FieldManager::schema() const {
     static const json kEmpty = json::object();
     schema_ = std::make_unique<typed::Schema>(options_.components ? *options_.components : kEmpty,
                                               options_.schema_name, options_.fallback);
+    new_object_ = options_.unstructured ? json::object() : typed::ZeroObject(schema_->Root());
+    new_object_["apiVersion"] = options_.api_version;
+    new_object_["kind"] = options_.kind;
   });
   return *schema_;
 }
 
-json FieldManager::NewObject() const {
-  json out = options_.unstructured ? json::object() : typed::ZeroObject(schema().Root());
-  out["apiVersion"] = options_.api_version;
-  out["kind"] = options_.kind;
-  return out;
+const json& FieldManager::NewObject() const {
+  schema();
+  return new_object_;
+}
+
+std::optional<Status> CheckApplyVersion(const json& config, std::string_view expected) {
+  auto it = config.find("apiVersion");
+  const std::string version = it != config.end() && it->is_string() ? it->get<std::string>() : "";
+  if (version == expected) return std::nullopt;
+  return NewBadRequest("Incorrect version specified in apply patch. Specified patch version: " +
+                       version + ", expected: " + std::string(expected));
 }
 
 void FieldManager::Update(const json* live, json& object, const WriteContext& write) const {
@@ -224,23 +252,16 @@ void FieldManager::Update(const json* live, json& object, const WriteContext& wr
       return;
     }
   }
-  const json fresh = live ? json() : NewObject();
-  const json& before = live ? *live : fresh;
+  const json& before = live ? *live : NewObject();
   // Compared without managedFields: the object's are replaced below, the live object's
   // do not count.
-  if (object.is_object() && object.contains("metadata") && object["metadata"].is_object()) {
-    object["metadata"].erase("managedFields");
-  }
+  EraseManagedFields(object);
   const json* skip = nullptr;
   if (before.is_object() && before.contains("metadata") && before["metadata"].is_object()) {
     auto it = before["metadata"].find("managedFields");
     if (it != before["metadata"].end()) skip = &*it;
   }
-  typed::Comparison cmp = typed::Compare(&before, &object, root, skip);
-  const Set reset = ResetSet(write.reset);
-  cmp.added = cmp.added.RecursiveDifference(reset);
-  cmp.modified = cmp.modified.RecursiveDifference(reset);
-  cmp.removed = cmp.removed.RecursiveDifference(reset);
+  const typed::Comparison cmp = CompareWithout(before, object, root, ResetSet(write.reset), skip);
   const Set mine =
       cmp.modified.Union(cmp.added).Difference(cmp.removed).Difference(StrippedFields());
   TakeOwnership(*managers, cmp, nullptr);
@@ -261,16 +282,10 @@ void FieldManager::Update(const json* live, json& object, const WriteContext& wr
 std::expected<json, Status> FieldManager::Apply(const json* live, const json& config,
                                                 const WriteContext& write, bool force) const {
   const typed::Type& root = schema().Root();
-  if (!config.is_object())
+  if (!config.is_object()) {
     return std::unexpected(NewBadRequest("the applied configuration is not an object"));
-  const std::string version = config.value("apiVersion", json("")).is_string()
-                                  ? config.value("apiVersion", std::string())
-                                  : std::string();
-  if (version != options_.api_version) {
-    return std::unexpected(NewBadRequest(
-        "Incorrect version specified in apply patch. Specified patch version: " + version +
-        ", expected: " + options_.api_version));
   }
+  if (auto wrong = CheckApplyVersion(config, options_.api_version)) return std::unexpected(*wrong);
   if (config.contains("metadata") && config["metadata"].is_object() &&
       config["metadata"].contains("managedFields") &&
       !config["metadata"]["managedFields"].is_null()) {
@@ -287,32 +302,26 @@ std::expected<json, Status> FieldManager::Apply(const json* live, const json& co
                                          options_.api_version + ", Kind=" + options_.kind +
                                          "): " + text));
   }
-  const json fresh = NewObject();
+  const json& fresh = NewObject();
   json current = live ? *live : fresh;
   auto decoded = Decode(current);
   if (!decoded) {
     return std::unexpected(NewInternalError("failed to decode managed fields: " + decoded.error()));
   }
   Entries managers = std::move(*decoded);
-  current = WithoutManagedFields(current);
+  EraseManagedFields(current);
   const Set reset = ResetSet(write.reset);
-  auto compare = [&](const json& a, const json& b) {
-    typed::Comparison c = typed::Compare(&a, &b, root);
-    c.added = c.added.RecursiveDifference(reset);
-    c.modified = c.modified.RecursiveDifference(reset);
-    c.removed = c.removed.RecursiveDifference(reset);
-    return c;
-  };
   // An object no one has managed yet: what it holds belongs to "before-first-apply".
   if (live && managers.empty()) {
-    typed::Comparison seed = compare(fresh, current);
+    const typed::Comparison seed = CompareWithout(fresh, current, root, reset);
     Set owned = seed.modified.Union(seed.added).Difference(StrippedFields());
     if (!owned.Empty()) {
       managers.push_back({kBeforeFirstApply, "Update", options_.api_version, write.subresource,
                           Now(), std::move(owned)});
     }
   }
-  const json clean_config = WithoutManagedFields(config);
+  json clean_config = config;
+  EraseManagedFields(clean_config);
   // A new object is the configuration itself: the empty object's structs and nulls only
   // matter for what the write is seen to change.
   json merged = typed::Merge(
@@ -347,7 +356,7 @@ std::expected<json, Status> FieldManager::Apply(const json* live, const json& co
     merged = std::move(pruned);
   }
 
-  typed::Comparison cmp = compare(current, merged);
+  const typed::Comparison cmp = CompareWithout(current, merged, root, reset);
   std::vector<Conflict> conflicts;
   {
     const Set changed = cmp.modified.Union(cmp.added);
@@ -362,24 +371,13 @@ std::expected<json, Status> FieldManager::Apply(const json* live, const json& co
     // kubectl's move from client-side apply: fields its last-applied annotation sets may be
     // taken from the client-side managers.
     bool allowed = false;
-    if (write.manager == "kubectl" && live) {
-      const json* annotations = nullptr;
-      if (live->contains("metadata") && (*live)["metadata"].contains("annotations")) {
-        annotations = &(*live)["metadata"]["annotations"];
-      }
-      if (annotations && annotations->is_object() && annotations->contains(kLastApplied) &&
-          (*annotations)[kLastApplied].is_string()) {
-        json last_applied =
-            json::parse((*annotations)[kLastApplied].get<std::string>(), nullptr, false);
-        if (last_applied.is_object()) {
-          const Set ok = typed::ToFieldSet(last_applied, root);
-          std::vector<Conflict> rest;
-          for (Conflict& c : conflicts) {
-            if (!ok.Has(c.path)) rest.push_back(std::move(c));
-          }
-          conflicts = std::move(rest);
-          allowed = conflicts.empty();
-        }
+    const json* annotation = write.manager == "kubectl" && live ? LastApplied(*live) : nullptr;
+    if (annotation) {
+      const json last_applied = json::parse(annotation->get<std::string>(), nullptr, false);
+      if (last_applied.is_object()) {
+        const Set ok = typed::ToFieldSet(last_applied, root);
+        std::erase_if(conflicts, [&](const Conflict& c) { return ok.Has(c.path); });
+        allowed = conflicts.empty();
       }
     }
     if (!allowed) return std::unexpected(ConflictStatus(std::move(conflicts)));
@@ -391,9 +389,7 @@ std::expected<json, Status> FieldManager::Apply(const json* live, const json& co
 
   json out = cmp.Same() ? current : merged;
   // kubectl keeps the client-side annotation in step, so that it can go back.
-  if (write.manager == "kubectl" && live && live->contains("metadata") &&
-      (*live)["metadata"].contains("annotations") &&
-      (*live)["metadata"]["annotations"].contains(kLastApplied)) {
+  if (write.manager == "kubectl" && live && LastApplied(*live)) {
     json annotation = clean_config;
     if (annotation.contains("metadata") && annotation["metadata"].contains("annotations")) {
       annotation["metadata"]["annotations"].erase(kLastApplied);

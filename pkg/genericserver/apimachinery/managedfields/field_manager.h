@@ -8,6 +8,7 @@
 #include <expected>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,8 +64,8 @@ class FieldManager {
                                               const nlohmann::json& config,
                                               const WriteContext& write, bool force) const;
 
-  // Upstream's new empty object of the kind, as JSON.
-  nlohmann::json NewObject() const;
+  // Upstream's new empty object of the kind, as JSON (built once, with the schema).
+  const nlohmann::json& NewObject() const;
 
  private:
   const typed::Schema& schema() const;
@@ -72,6 +73,10 @@ class FieldManager {
   Options options_;
   mutable std::once_flag once_;
   mutable std::unique_ptr<typed::Schema> schema_;
+  mutable nlohmann::json new_object_;
 };
+
+// An applied configuration's apiVersion must be the one applied to: upstream's 400 otherwise.
+std::optional<Status> CheckApplyVersion(const nlohmann::json& config, std::string_view expected);
 
 }  // namespace apimachinery::managedfields

@@ -96,6 +96,26 @@ registry::Result<json> ParseJSON(std::string_view text) {
   }
 }
 
+// An apply body: YAML (JSON is YAML too).
+registry::Result<json> ParseApplyBody(std::string_view body) {
+  auto parsed = apimachinery::yaml::YAMLToJSON(body);
+  if (!parsed) {
+    return std::unexpected(apimachinery::NewBadRequest("error decoding YAML: " + parsed.error()));
+  }
+  if (!parsed->is_object()) {
+    return std::unexpected(apimachinery::NewBadRequest(
+        "error decoding YAML: the applied configuration is not an object"));
+  }
+  return std::move(*parsed);
+}
+
+std::vector<std::string> AcceptedPatchTypes(bool strategic) {
+  std::vector<std::string> accepted = {kJSONPatch, kMergePatch};
+  if (strategic) accepted.push_back(kStrategicPatch);
+  accepted.push_back(kApplyPatch);
+  return accepted;
+}
+
 registry::Result<json> DecodeObject(const RequestContext& ctx, const registry::ResourceSpec* spec) {
   const std::string type = BodyMediaType(ctx);
   registry::Result<json> body;

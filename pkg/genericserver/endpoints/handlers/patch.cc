@@ -8,7 +8,6 @@
 #include "pkg/genericserver/apimachinery/patch/json_patch.h"
 #include "pkg/genericserver/apimachinery/patch/merge_patch.h"
 #include "pkg/genericserver/apimachinery/patch/strategic_merge_patch.h"
-#include "pkg/genericserver/apimachinery/yaml/yaml_json.h"
 #include "pkg/genericserver/endpoints/handlers/decode.h"
 #include "pkg/genericserver/endpoints/handlers/field_validation.h"
 #include "pkg/genericserver/endpoints/handlers/handlers.h"
@@ -19,26 +18,6 @@ namespace endpoints::handlers {
 
 using nlohmann::json;
 namespace patch = apimachinery::patch;
-
-// An apply body: YAML (JSON is YAML too).
-registry::Result<json> ParseApplyBody(std::string_view body) {
-  auto parsed = apimachinery::yaml::YAMLToJSON(body);
-  if (!parsed) {
-    return std::unexpected(apimachinery::NewBadRequest("error decoding YAML: " + parsed.error()));
-  }
-  if (!parsed->is_object()) {
-    return std::unexpected(apimachinery::NewBadRequest(
-        "error decoding YAML: the applied configuration is not an object"));
-  }
-  return std::move(*parsed);
-}
-
-std::vector<std::string> AcceptedPatchTypes(bool strategic) {
-  std::vector<std::string> accepted = {kJSONPatch, kMergePatch};
-  if (strategic) accepted.push_back(kStrategicPatch);
-  accepted.push_back(kApplyPatch);
-  return accepted;
-}
 
 Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope& scope) {
   auto target = co_await Negotiate(ctx, out, scope, false);

@@ -59,13 +59,10 @@ Awaitable<void> ApplyView(RequestContext& ctx, ResponseWriter& out, const Scope&
                                 : !force ? std::unexpected(force.error())
                                 : !named ? std::unexpected(named.error())
                                          : ParseApplyBody(ctx.request.body);
-  const std::string view_version = scope.subresource->kind.GroupVersion();
-  if (body && body->value("apiVersion", json("")) != view_version) {
-    const json& given = (*body)["apiVersion"];
-    body = std::unexpected(apimachinery::NewBadRequest(
-        "Incorrect version specified in apply patch. Specified patch version: " +
-        (given.is_string() ? given.get<std::string>() : std::string()) +
-        ", expected: " + view_version));
+  if (body) {
+    auto wrong = apimachinery::managedfields::CheckApplyVersion(
+        *body, scope.subresource->kind.GroupVersion());
+    if (wrong) body = std::unexpected(*wrong);
   }
   if (!body) {
     co_await WriteError(ctx, out, scope, body.error());
