@@ -326,6 +326,23 @@ class CustomResourceApplyTests(WriteTestCase):
         obj = self.api("GET", base, expect=200)[1]
         self.assertEqual(obj["status"], {"phase": "Ready"})
         self.assertNotIn("f:status", entry(obj, "a")["fieldsV1"])
+        # kubectl applies to the status subresource too, as its own manager.
+        status["status"] = {"phase": "Done"}
+        path = self.kubectl.write(json.dumps(status))
+        # The status of an object that does not exist is not created.
+        err = self.fails("apply", "--server-side", "--subresource=status", "-n", "default",
+                         "-f", path)
+        self.assertIn('gadgets.ssa.example.com "g" not found', err)
+        err = self.fails("apply", "--server-side", "--subresource=status", "-n", "ssacr",
+                         "--field-manager=kctl", "-f", path)
+        self.assertIn('conflict with "ctl" with subresource "status": .status.phase', err)
+        self.assertEqual(self.ok("apply", "--server-side", "--subresource=status", "-n", "ssacr",
+                                 "--field-manager=kctl", "--force-conflicts", "-f", path),
+                         "gadget.ssa.example.com/g serverside-applied\n")
+        obj = self.api("GET", base, expect=200)[1]
+        self.assertEqual(obj["status"], {"phase": "Done"})
+        self.assertEqual(entry(obj, "kctl")["subresource"], "status")
+        self.assertIsNone(entry(obj, "ctl"))  # forced out of its only field
 
         # A CRD too large for client-side apply's annotation applies server-side.
         big = json.loads(json.dumps(CRD))

@@ -45,7 +45,7 @@ struct WriteOptions {
   std::string subresource;
   std::optional<authn::UserInfo> user;  // who asks (a CSR records its requester)
   // Server-side apply: the update function computed managedFields itself, and a missing
-  // object is created.
+  // object is created (not through a subresource: 404 there, as upstream).
   bool apply = false;
 };
 

@@ -20,6 +20,8 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
                                               WriteOptions options, const Strategy* strategy) {
   const Strategy& s = strategy ? *strategy : *spec_->strategy;
   const std::string key = Key(ns, name);
+  // Apply creates what is missing, except through a subresource (the status of nothing).
+  const bool may_create = s.AllowCreateOnUpdate() || (options.apply && options.subresource.empty());
   bool created = false;
   // The update removed what kept an object that is being deleted: it goes instead.
   bool finalized = false;
@@ -59,7 +61,7 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
     }
     object["metadata"]["name"] = name;
     if (!old) {
-      if (!s.AllowCreateOnUpdate() && !options.apply)
+      if (!may_create)
         co_return std::unexpected(apimachinery::NewNotFound(spec_->Resource(), name));
       created = true;
       object["metadata"].erase("resourceVersion");
@@ -111,7 +113,7 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
       current = *got;
     } else if (got.error().code != storage::ErrorCode::kNotFound) {
       co_return std::unexpected(Error(got.error(), name));
-    } else if (!s.AllowCreateOnUpdate() && !options.apply) {
+    } else if (!may_create) {
       co_return std::unexpected(apimachinery::NewNotFound(spec_->Resource(), name));
     }
     auto r = co_await compute(current);
@@ -133,8 +135,7 @@ Awaitable<Result<UpdateResult>> Store::Update(std::string ns, std::string name, 
     co_return r->dump();
   };
   storage::Preconditions none;
-  auto r = co_await storage_->GuaranteedUpdate(key, none, s.AllowCreateOnUpdate() || options.apply,
-                                               try_update, nullptr);
+  auto r = co_await storage_->GuaranteedUpdate(key, none, may_create, try_update, nullptr);
   if (!r && finalized && r.error().code == storage::ErrorCode::kCallerError && !r.error().status) {
     auto deleted = co_await storage_->Delete(key, finalized_at, nullptr, nullptr);
     if (!deleted) co_return std::unexpected(Error(deleted.error(), name));
