@@ -320,6 +320,15 @@ def apply_additions(schemas, additions, where, group_version):
             if field in properties:
                 raise GenError(f'{where}: {name}.{field} exists upstream; drop it from the additions')
             properties[field] = schema
+    for name, fields in sorted(additions.get('extensions', {}).items()):
+        if name not in schemas:
+            continue
+        for field, values in sorted(fields.items()):
+            target = schemas[name] if field == '.' else schemas[name]['properties'][field]
+            if all(target.get(k) == v for k, v in values.items()):
+                raise GenError(f'{where}: {name} {field} has {values} upstream; '
+                               'drop it from the additions')
+            target.update(values)
     while True:
         refs = set()
         collect_refs(schemas, refs)
