@@ -20,7 +20,9 @@ stop() {
 }
 trap 'stop; exit 0' INT TERM
 
-"$apiserver" --data-dir "$data" --bind-address "$bind" --secure-port "$port" "$@" &
+# RBAC, as kubeadm and k3s clusters run (ARGS may choose another --authorization-mode).
+"$apiserver" --data-dir "$data" --bind-address "$bind" --secure-port "$port" \
+  --authorization-mode=RBAC "$@" &
 pids+=($!)
 if [ "$controllers" = true ]; then
   # The kubeconfig is written before the server listens; then wait for it to answer (the
@@ -33,7 +35,8 @@ if [ "$controllers" = true ]; then
     kill -0 "${pids[0]}" 2>/dev/null || exit 1
     sleep 0.1
   done
-  "$kcm" --kubeconfig "$kubeconfig" \
+  # Each controller as its own service account, under its system:controller:* role.
+  "$kcm" --kubeconfig "$kubeconfig" --use-service-account-credentials \
     --service-account-private-key-file "$data/pki/sa.key" \
     --root-ca-file "$data/pki/ca.crt" \
     --cluster-signing-cert-file "$data/pki/ca.crt" --cluster-signing-key-file "$data/pki/ca.key" \

@@ -7,9 +7,11 @@
 //  4. WATCH fan-out: W watchers of one namespace, a writer creating objects 5 ms apart;
 //     latency from sending the create to each watcher reading the event;
 //  5. server-side APPLY of a 200-line Deployment (a change, and a no-op re-apply), against
-//     the strategic merge patch of the same change on the same server, in the same run.
+//     the strategic merge patch of the same change on the same server, in the same run;
+//  6. RBAC: a GET by a token user allowed by one of 10,000 RoleBindings and
+//     ClusterRoleBindings, against the same GET on a server with AlwaysAllow.
 // Usage: api_bench [--binary=PATH] [--backend=sqlite|memory] [--seconds=N] [--connections=N]
-//                  [--watchers=N] [--only=get|list|protobuf|create|apply|watch] [--quick]
+//                  [--watchers=N] [--only=get|list|protobuf|create|apply|rbac|watch] [--quick]
 // (results: bench/README.md)
 #include <utility>  // before Asio
 
@@ -22,6 +24,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -67,7 +70,7 @@ struct Options {
   int watchers = 100;
   int watch_events = 200;
   int rounds = 3;    // ours then the ceiling, this many times; the median ratio is reported
-  std::string only;  // get, list, protobuf, create, apply or watch: that part alone
+  std::string only;  // get, list, protobuf, create, apply, rbac or watch: that part alone
   bool Runs(const char* part) const { return only.empty() || only == part; }
 };
 
@@ -92,11 +95,14 @@ struct Target {
   uint16_t port = 0;
 };
 
-ssl::context ClientContext(const fs::path& pki) {
+// With the admin's client certificate, or none (the user is then the bearer token's).
+ssl::context ClientContext(const fs::path& pki, bool admin = true) {
   ssl::context ctx(ssl::context::tls_client);
   ctx.load_verify_file((pki / "ca.crt").string());
-  ctx.use_certificate_chain_file((pki / "admin.crt").string());
-  ctx.use_private_key_file((pki / "admin.key").string(), ssl::context::pem);
+  if (admin) {
+    ctx.use_certificate_chain_file((pki / "admin.crt").string());
+    ctx.use_private_key_file((pki / "admin.key").string(), ssl::context::pem);
+  }
   ctx.set_verify_mode(ssl::verify_peer);
   return ctx;
 }
@@ -115,11 +121,15 @@ constexpr char kJSON[] = "application/json";
 // What client-go's typed clients send for built-in kinds.
 constexpr char kProtobuf[] = "application/vnd.kubernetes.protobuf, application/json";
 
+// Sent as "Authorization: Bearer" when set (the RBAC part's token user).
+std::string bearer_token;
+
 http::request<http::string_body> Request(http::verb verb, const std::string& target,
                                          std::string body = "", const char* accept = kJSON,
                                          const char* content_type = kJSON) {
   http::request<http::string_body> req{verb, target, 11};
   req.set(http::field::host, "127.0.0.1");
+  if (!bearer_token.empty()) req.set(http::field::authorization, "Bearer " + bearer_token);
   req.set(http::field::accept, accept);
   req.keep_alive(true);
   if (!body.empty()) {
@@ -150,6 +160,32 @@ http::response<http::string_body> Once(ssl::context& ctx, uint16_t port, http::v
       net::use_future);
   io.run();
   return f.get();
+}
+
+// Requests 0..count-1 of make_body POSTed to `target` over a few keep-alive connections;
+// how many were not 201.
+int CreateMany(ssl::context& ctx, uint16_t port, const std::string& target, int count,
+               const std::function<std::string(int)>& make_body) {
+  net::io_context io;
+  int next = 0, failures = 0;
+  for (int c = 0; c < 8; ++c) {
+    net::co_spawn(
+        io,
+        [&]() -> Awaitable<void> {
+          auto stream = co_await Connect(ctx, port);
+          beast::flat_buffer buffer;
+          while (next < count) {
+            auto req = Request(http::verb::post, target, make_body(next++));
+            co_await http::async_write(*stream, req, net::use_awaitable);
+            http::response<http::string_body> res;
+            co_await http::async_read(*stream, buffer, res, net::use_awaitable);
+            if (res.result_int() != 201) ++failures;
+          }
+        },
+        net::detached);
+  }
+  io.run();
+  return failures;
 }
 
 struct Load {
@@ -301,17 +337,22 @@ class Child {
   pid_t pid_;
 };
 
-std::unique_ptr<Child> StartServer(const Options& o, const fs::path& dir, uint16_t port) {
+std::unique_ptr<Child> StartServer(const Options& o, const fs::path& dir, uint16_t port,
+                                   std::vector<std::string> extra = {}) {
   const std::string log = (dir / "server.log").string();
+  std::vector<std::string> args = {
+      o.binary,    "--data-dir",    (dir / "data").string(), "--bind-address",
+      "127.0.0.1", "--secure-port", std::to_string(port),    "--storage-backend=" + o.backend,
+      "--v=0"};
+  args.insert(args.end(), extra.begin(), extra.end());
   const pid_t pid = ::fork();
   if (pid == 0) {
     std::FILE* f = std::freopen(log.c_str(), "w", stderr);
     (void)f;
-    const std::string data = (dir / "data").string(), p = std::to_string(port);
-    const std::string backend = "--storage-backend=" + o.backend;
-    ::execl(o.binary.c_str(), o.binary.c_str(), "--data-dir", data.c_str(), "--bind-address",
-            "127.0.0.1", "--secure-port", p.c_str(), backend.c_str(), "--v=0",
-            static_cast<char*>(nullptr));
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(o.binary.c_str(), argv.data());
     std::_Exit(127);
   }
   return std::make_unique<Child>(pid);
@@ -538,6 +579,77 @@ int main(int argc, char** argv) {
               [&](int) { return std::string(R"({"spec":{"replicas":2}})"); }, 200, kJSON,
               kStrategic);
         });
+  }
+  if (o.Runs("rbac")) {
+    // Two more servers knowing the token user "bench": one RBAC with 10,000 bindings (9,000
+    // RoleBindings in the namespace read, to other users, and 1,000 ClusterRoleBindings, to
+    // groups; one more binds bench to a Role reading configmaps), one AlwaysAllow.
+    std::ofstream(dir / "tokens.csv") << "bench-token,bench,uid-bench,\n";
+    const std::string tokens = "--token-auth-file=" + (dir / "tokens.csv").string();
+    struct Side {
+      std::string mode;
+      fs::path dir;
+      uint16_t port = 0;
+      std::unique_ptr<Child> server;
+    };
+    std::vector<Side> sides(2);
+    sides[0].mode = "RBAC";
+    sides[0].dir = dir / "rbac";
+    sides[1].mode = "AlwaysAllow";
+    sides[1].dir = dir / "allow";
+    for (Side& side : sides) {
+      fs::create_directories(side.dir);
+      side.port = FreePort();
+      side.server =
+          StartServer(o, side.dir, side.port, {"--authorization-mode=" + side.mode, tokens});
+      if (!WaitReady(side.dir / "data" / "pki", side.port)) {
+        std::fprintf(stderr, "kube-apiserver (%s) did not become ready\n", side.mode.c_str());
+        return 1;
+      }
+    }
+    ssl::context admin = ClientContext(sides[0].dir / "data" / "pki");
+    const uint16_t rbac_port = sides[0].port;
+    const std::string rbac_api = "/apis/rbac.authorization.k8s.io/v1";
+    const std::string role_ref =
+        R"("roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"reader"})";
+    Once(admin, rbac_port, http::verb::post, rbac_api + "/namespaces/default/roles",
+         R"({"metadata":{"name":"reader"},"rules":[{"verbs":["get"],"apiGroups":[""],)"
+         R"("resources":["configmaps"]}]})");
+    Once(admin, rbac_port, http::verb::post, rbac_api + "/clusterroles",
+         R"({"metadata":{"name":"reader"},"rules":[{"verbs":["get"],"apiGroups":[""],)"
+         R"("resources":["configmaps"]}]})");
+    int failed = CreateMany(
+        admin, rbac_port, rbac_api + "/namespaces/default/rolebindings", 9000, [&](int i) {
+          return R"({"metadata":{"name":"b)" + std::to_string(i) + R"("},)" + role_ref +
+                 R"(,"subjects":[{"kind":"User","name":"user-)" + std::to_string(i) + R"("}]})";
+        });
+    failed += CreateMany(admin, rbac_port, rbac_api + "/clusterrolebindings", 1000, [&](int i) {
+      return R"({"metadata":{"name":"c)" + std::to_string(i) +
+             R"("},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",)"
+             R"("name":"reader"},"subjects":[{"kind":"Group","name":"group-)" +
+             std::to_string(i) + R"("}]})";
+    });
+    Once(admin, rbac_port, http::verb::post, rbac_api + "/namespaces/default/rolebindings",
+         R"({"metadata":{"name":"bench"},)" + role_ref +
+             R"(,"subjects":[{"kind":"User","name":"bench"}]})");
+    if (failed) std::fprintf(stderr, "  %d bindings were not created\n", failed);
+    std::vector<ssl::context> as_bench;
+    for (Side& side : sides) {
+      ssl::context side_admin = ClientContext(side.dir / "data" / "pki");
+      Once(side_admin, side.port, http::verb::post, ns, ConfigMap("one", 200));
+      as_bench.push_back(ClientContext(side.dir / "data" / "pki", false));
+    }
+    bearer_token = "bench-token";
+    // The binding reaches the authorizer through the watch cache: wait for the first 200.
+    for (int i = 0; i < 500; ++i) {
+      if (Once(as_bench[0], rbac_port, http::verb::get, ns + "/one").result_int() == 200) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    Compare(
+        "GET, RBAC 10k (vs AA)", o,
+        [&] { return Hammer(as_bench[0], rbac_port, http::verb::get, ns + "/one", o); },
+        [&] { return Hammer(as_bench[1], sides[1].port, http::verb::get, ns + "/one", o); });
+    bearer_token.clear();
   }
   if (!o.Runs("watch")) return 0;
 

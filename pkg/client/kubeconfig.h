@@ -10,9 +10,12 @@
 // context: foo"). Pure: no threads, no I/O beyond reading the files named.
 
 #include <expected>
+#include <memory>
 #include <string>
 
 namespace client {
+
+class TokenSource;  // rest/token_source.h
 
 struct RestConfig {
   std::string host;  // "https://127.0.0.1:6443"
@@ -22,6 +25,9 @@ struct RestConfig {
   std::string cert_pem;
   std::string key_pem;
   std::string bearer_token;
+  // Where the bearer token comes from instead, asked before every request (it caches and
+  // renews): a controller acting as its service account. Never from a kubeconfig.
+  std::shared_ptr<TokenSource> token_source;
   std::string namespace_name;  // the context's namespace, "default" when it names none
   // Client-side rate limits; clientcmd leaves them to the caller (client-go's defaults).
   double qps = 5;

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <thread>
 
 #include <boost/asio/co_spawn.hpp>
@@ -19,6 +21,7 @@
 #include "pkg/client/kubeconfig.h"
 #include "pkg/client/leaderelection/leader_elector.h"
 #include "pkg/controllermanager/controller_table.h"
+#include "pkg/controllermanager/service_account_credentials.h"
 #include "pkg/controllermanager/serving.h"
 #include "pkg/controllermanager/start_controllers.h"
 #include "pkg/genericserver/server/secure_serving.h"
@@ -151,6 +154,12 @@ std::expected<genericserver::SecureServingInfo, std::string> ServingInfo(
   return info;
 }
 
+// The per-controller clients of --use-service-account-credentials.
+struct ClientsByName {
+  std::mutex mu;  // guards clients
+  std::map<std::string, std::shared_ptr<client::RestClient>> clients;
+};
+
 struct State {
   const KubeControllerManagerOptions& options;
   net::io_context& io;
@@ -187,14 +196,26 @@ Awaitable<void> RunAsync(State& s) {
   const std::string host = Hostname();
   s.context.io = s.io.get_executor();
   s.context.client = s.client;
-  s.context.client_for = [c = s.client](const std::string&) { return c; };
+  if (o.use_service_account_credentials) {
+    // One client per controller, made on first use; a client that cannot be made (its
+    // TLS settings are the root client's, which loaded) falls back to the root one.
+    s.context.client_for = [root = s.client, io = s.io.get_executor(),
+                            made = std::make_shared<ClientsByName>()](const std::string& name) {
+      std::lock_guard lock(made->mu);
+      auto& c = made->clients[name];
+      if (!c) {
+        auto client = ServiceAccountClient(root, name, io);
+        if (!client) KLOG_ERROR << "client for " << name << ": " << client.error();
+        c = client ? *client : root;
+      }
+      return c;
+    };
+  } else {
+    s.context.client_for = [c = s.client](const std::string&) { return c; };
+  }
   s.context.informers =
       std::make_shared<client::SharedInformerFactory>(s.client, s.io.get_executor());
   s.context.recorder = client::EventRecorder::New(s.client, kComponent, host, s.io.get_executor());
-  if (o.use_service_account_credentials) {
-    KLOG_WARNING << "--use-service-account-credentials: the controllers use the kubeconfig's "
-                    "credentials until the API server enforces RBAC";
-  }
 
   if (o.leader_election.leader_elect) {
     client::LeaderElectionConfig le;

@@ -11,7 +11,9 @@
 #include "pkg/master/bootstrap/priority_classes.h"
 #include "pkg/master/bootstrap/rbac_bootstrap.h"
 #include "pkg/master/bootstrap/system_namespaces.h"
+#include "pkg/master/rbac_policy_feed.h"
 #include "pkg/master/registry/core/service_allocations.h"
+#include "pkg/master/registry/rbac/escalation.h"
 #include "pkg/master/registry/resources.h"
 
 namespace master {
@@ -54,12 +56,13 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
        // Once synced it stays so, as an informer's HasSynced (new caches of CRDs later
        // do not make the server unready).
        {"informer-sync",
-        [&storage, synced = std::make_shared<std::atomic<bool>>(
-                       false)]() -> std::expected<void, std::string> {
+        [&storage, policy = master.rbac_policy,
+         synced =
+             std::make_shared<std::atomic<bool>>(false)]() -> std::expected<void, std::string> {
           if (*synced) return {};
-          const std::vector<std::string> unsynced = storage.UnsyncedCaches();
-          if (!unsynced.empty()) {
-            return std::unexpected(std::to_string(unsynced.size()) + " informers not started yet");
+          const size_t unsynced = storage.UnsyncedCaches().size() + (policy && !policy->Synced());
+          if (unsynced > 0) {
+            return std::unexpected(std::to_string(unsynced) + " informers not started yet");
           }
           *synced = true;
           return {};
@@ -158,13 +161,21 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       {resources::Ingresses(), resources::IngressClasses(), resources::NetworkPolicies()});
   group_version("policy", "v1", {}, {disruption_budgets});
   bootstrap::RBACStores rbac;
-  rbac.roles = store(resources::Roles(), namespace_lifecycle);
-  rbac.cluster_roles = store(resources::ClusterRoles(), namespace_lifecycle);
-  rbac.role_bindings = store(resources::RoleBindings(), namespace_lifecycle);
-  rbac.cluster_role_bindings = store(resources::ClusterRoleBindings(), namespace_lifecycle);
+  // With RBAC on, nobody grants what they do not hold.
+  registry::AdmitFunc rbac_admit =
+      master.rbac_policy ? resources::PreventRBACEscalation(config.Get().authorizer,
+                                                            master.rbac_policy, namespace_lifecycle)
+                         : namespace_lifecycle;
+  rbac.roles = store(resources::Roles(), rbac_admit);
+  rbac.cluster_roles = store(resources::ClusterRoles(), rbac_admit);
+  rbac.role_bindings = store(resources::RoleBindings(), rbac_admit);
+  rbac.cluster_role_bindings = store(resources::ClusterRoleBindings(), rbac_admit);
   rbac.namespaces = namespaces;
   group_version("rbac.authorization.k8s.io", "v1", {},
                 {rbac.roles, rbac.cluster_roles, rbac.role_bindings, rbac.cluster_role_bindings});
+  if (master.rbac_policy) {
+    StartRBACPolicyFeed(rbac, master.rbac_policy, *lifecycle, *config.Get().io);
+  }
   group_version("storage.k8s.io", "v1",
                 {resources::StorageClasses(), resources::CSIDrivers(), resources::CSINodes(),
                  resources::VolumeAttachments(), resources::CSIStorageCapacities()});

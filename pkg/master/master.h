@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pkg/genericserver/authz/rbac/policy_index.h"
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
 #include "pkg/genericserver/storage/factory.h"
@@ -23,6 +24,9 @@ struct Config {
   std::string service_account_signing_key;
   std::string service_account_issuer = "https://kubernetes.default.svc.cluster.local";
   std::vector<std::string> api_audiences = {"https://kubernetes.default.svc.cluster.local"};
+  // The RBAC authorizer's policy, when that mode is on: kept up to date from the RBAC
+  // resources' watch caches.
+  std::shared_ptr<authz::rbac::PolicyIndex> rbac_policy;
   // Written to kube-system/extension-apiserver-authentication after start-up.
   bootstrap::ClusterAuthenticationInfo cluster_authentication;
 };

@@ -123,6 +123,9 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
   if (!files) return std::unexpected(std::vector{files.error()});
   done.pki_ = *files;
 
+  if (std::ranges::find(o.authorization.modes, authz::kModeRBAC) != o.authorization.modes.end()) {
+    done.rbac_policy_ = std::make_shared<authz::rbac::PolicyIndex>();
+  }
   if (!o.authentication.token_auth_file.empty()) {
     auto tokens = authn::TokenFileAuthenticator::Load(o.authentication.token_auth_file);
     if (tokens) {
@@ -268,7 +271,7 @@ genericserver::Config CompletedOptions::GenericConfig() const {
       o.authentication.api_audiences));
   c.authenticator =
       authn::NewUnionAuthenticator(std::move(authenticators), o.authentication.anonymous_auth);
-  c.authorizer = authz::NewFromModes(o.authorization.modes);
+  c.authorizer = authz::NewFromModes(o.authorization.modes, rbac_policy_);
 
   c.max_requests_in_flight = o.generic.max_requests_inflight;
   c.max_mutating_requests_in_flight = o.generic.max_mutating_requests_inflight;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pkg/genericserver/authz/rbac/policy_index.h"
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/storage/factory.h"
 #include "pkg/options/aggregator_options.h"
@@ -64,6 +65,8 @@ class CompletedOptions {
   storage::StorageConfig StorageConfig() const;
   // The PEM private key that signs service-account tokens.
   const std::string& ServiceAccountSigningKey() const { return service_account_signing_key_; }
+  // The RBAC policy the RBAC mode decides with (null without that mode); the master feeds it.
+  const std::shared_ptr<authz::rbac::PolicyIndex>& RBACPolicy() const { return rbac_policy_; }
 
   // The client certificate the aggregator presents to extension API servers: the flags',
   // or the generated front-proxy-client.crt/.key.
@@ -85,6 +88,7 @@ class CompletedOptions {
   Options options_;
   PKIFiles pki_;
   std::shared_ptr<authn::TokenFileAuthenticator> tokens_;
+  std::shared_ptr<authz::rbac::PolicyIndex> rbac_policy_;
   std::string service_account_signing_key_;
   std::vector<std::string> service_account_public_keys_;  // PEM
   std::string proxy_client_cert_file_;

@@ -58,6 +58,30 @@ def wait_for(probe, timeout, what, interval=0.1):
         time.sleep(interval)
 
 
+def write_kubeconfig(path, server, user_stanza):
+    """A kubeconfig for the server whose user is the given (indented) stanza, e.g.
+    "    token: abc"."""
+    with open(path, "w") as f:
+        f.write("""apiVersion: v1
+kind: Config
+clusters:
+- cluster:
+    certificate-authority: %s
+    server: %s
+  name: it
+contexts:
+- context:
+    cluster: it
+    user: it-user
+  name: it
+current-context: it
+users:
+- name: it-user
+  user:
+%s
+""" % (server.ca_file, server.url, user_stanza))
+
+
 class ServerError(Exception):
     pass
 

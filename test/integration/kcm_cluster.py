@@ -30,14 +30,15 @@ spec:
 
 
 class ClusterTestCase(unittest.TestCase):
-    """An API server and one controller manager (with the extra flags kcm_args) for the
-    class, both stopped when the class is done."""
+    """An API server (with the extra flags server_args) and one controller manager (with
+    kcm_args) for the class, both stopped when the class is done."""
 
+    server_args = ()
     kcm_args = ()
 
     @classmethod
     def setUpClass(cls):
-        cls.server = harness.Server()
+        cls.server = harness.Server(*cls.server_args)
         try:
             cls.kcm = harness.ControllerManager(cls.server, *cls.kcm_args)
         except BaseException:

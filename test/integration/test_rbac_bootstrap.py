@@ -8,7 +8,7 @@ labels and annotations; cluster-admin is bound to system:masters; a bootstrap ro
 changed gets what it lost back at the next start unless it is annotated
 rbac.authorization.kubernetes.io/autoupdate: "false"; with the real
 kube-controller-manager, view, edit and admin carry the union of the roles they aggregate.
-The RBAC authorizer is not here yet: the objects are stored, not enforced.
+They are enforced with --authorization-mode=RBAC (test_rbac.py).
 
 Run with:
     cd test/integration && KAS_BINARY=.../kube-apiserver KAS_KCM_BINARY=.../kube-controller-manager \\

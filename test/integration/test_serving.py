@@ -17,7 +17,7 @@ import unittest
 import warnings
 
 import harness
-from harness import Server, run
+from harness import Server, run, write_kubeconfig
 
 BIG_BODY_LIMIT = 3 * 1024 * 1024
 UUID_RE = re.compile(
@@ -72,28 +72,6 @@ def tls_raw_exchange(server, payload, cert=True, timeout=10):
                 if m and len(rest) >= int(m.group(1)):
                     break
         return b"".join(chunks)
-
-
-def write_kubeconfig(path, server, user_stanza):
-    with open(path, "w") as f:
-        f.write("""apiVersion: v1
-kind: Config
-clusters:
-- cluster:
-    certificate-authority: %s
-    server: %s
-  name: it
-contexts:
-- context:
-    cluster: it
-    user: it-user
-  name: it
-current-context: it
-users:
-- name: it-user
-  user:
-%s
-""" % (server.ca_file, server.url, user_stanza))
 
 
 class DefaultServerTests(unittest.TestCase):
@@ -409,13 +387,14 @@ class DefaultServerTests(unittest.TestCase):
         self.assertIs(conn.sock, sock, "second request used a new socket")
 
 
-class AnonymousAlwaysDenyTests(unittest.TestCase):
-    """--anonymous-auth=true --authorization-mode=AlwaysDeny."""
+class AnonymousRBACTests(unittest.TestCase):
+    """--anonymous-auth=true --authorization-mode=RBAC: anonymous users get what the
+    bootstrap policy binds to system:unauthenticated (system:public-info-viewer)."""
 
     @classmethod
     def setUpClass(cls):
         cls.server = Server("--anonymous-auth=true",
-                            "--authorization-mode=AlwaysDeny")
+                            "--authorization-mode=RBAC")
 
     @classmethod
     def tearDownClass(cls):

@@ -1,5 +1,7 @@
 #include "pkg/client/rest/client.h"
 
+#include "pkg/client/rest/token_source.h"
+
 #include <algorithm>
 
 #include <boost/asio/co_spawn.hpp>
@@ -186,15 +188,20 @@ Awaitable<void> RestClient::WaitForToken() {
   }
 }
 
-genericserver::Headers RestClient::BaseHeaders(const std::string& accept) const {
+Awaitable<std::expected<genericserver::Headers, std::string>> RestClient::Headers(
+    std::string accept) const {
   genericserver::Headers headers;
   headers.Set("Host", port_ == "443" ? host_ : host_ + ":" + port_);
   headers.Set("User-Agent", user_agent_);
   if (!accept.empty()) headers.Set("Accept", accept);
-  if (!config_.bearer_token.empty()) {
-    headers.Set("Authorization", "Bearer " + config_.bearer_token);
+  std::string token = config_.bearer_token;
+  if (config_.token_source) {
+    auto got = co_await config_.token_source->Token();
+    if (!got) co_return std::unexpected("getting a token: " + got.error());
+    token = std::move(*got);
   }
-  return headers;
+  if (!token.empty()) headers.Set("Authorization", "Bearer " + token);
+  co_return headers;
 }
 
 std::unique_ptr<PooledConnection> RestClient::TakeIdle() {
@@ -239,7 +246,11 @@ Awaitable<Result<RawResponse>> RestClient::Do(std::string method, std::string ta
                                               std::string accept, Clock::duration timeout) {
   co_await WaitForToken();
   const Clock::time_point deadline = Clock::now() + timeout;
-  genericserver::Headers headers = BaseHeaders(accept);
+  auto made_headers = co_await Headers(accept);
+  if (!made_headers) {
+    co_return std::unexpected(ApiError{0, "", method + " " + target + ": " + made_headers.error()});
+  }
+  genericserver::Headers headers = std::move(*made_headers);
   if (!content_type.empty()) headers.Set("Content-Type", content_type);
   const std::string path = path_prefix_ + target;
   const bool idempotent =
@@ -334,7 +345,11 @@ Awaitable<Result<std::unique_ptr<Stream>>> RestClient::OpenStream(std::string ta
   auto made = co_await Connect(deadline);
   if (!made) co_return std::unexpected(ApiError{0, "", "GET " + target + ": " + made.error()});
   std::unique_ptr<PooledConnection> pc = std::move(*made);
-  genericserver::Headers headers = BaseHeaders(accept);
+  auto made_headers = co_await Headers(accept);
+  if (!made_headers) {
+    co_return std::unexpected(ApiError{0, "", "GET " + target + ": " + made_headers.error()});
+  }
+  genericserver::Headers headers = std::move(*made_headers);
   transport::Connection& conn = *pc->connection;
   const std::string path = path_prefix_ + target;
   auto open = [&]() -> Awaitable<std::expected<transport::ResponseHead, std::string>> {

@@ -121,7 +121,8 @@ class RestClient {
   Awaitable<void> WaitForToken();
   Awaitable<std::expected<std::unique_ptr<PooledConnection>, std::string>> Connect(
       Clock::time_point deadline);
-  genericserver::Headers BaseHeaders(const std::string& accept) const;
+  // The headers of every request: host, user agent, accept, the bearer token.
+  Awaitable<std::expected<genericserver::Headers, std::string>> Headers(std::string accept) const;
   std::unique_ptr<PooledConnection> TakeIdle();
   void PutIdle(std::unique_ptr<PooledConnection> c);
 

@@ -292,7 +292,7 @@ json DeletionConditions(const ContentReport& report, const json& old_conditions,
 
 std::expected<InitResult, std::string> StartNamespaceController(ControllerContext& ctx) {
   // Upstream's namespace client: 20 times the QPS and 100 times the burst.
-  client::RestConfig config = ctx.client->config();
+  client::RestConfig config = ctx.client_for("namespace-controller")->config();
   config.qps *= 20;
   config.burst *= 100;
   auto api =

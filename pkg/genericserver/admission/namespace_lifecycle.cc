@@ -9,8 +9,9 @@ namespace admission {
 using nlohmann::json;
 
 registry::AdmitFunc NamespaceLifecycle(std::shared_ptr<registry::Store> namespaces) {
-  return [namespaces](const registry::ResourceSpec& spec, const json& object,
-                      const json* old) -> Awaitable<std::optional<apimachinery::Status>> {
+  return [namespaces](
+             const registry::ResourceSpec& spec, const json& object, const json* old,
+             const registry::WriteOptions&) -> Awaitable<std::optional<apimachinery::Status>> {
     // Only creations of namespaced objects are checked.
     if (old || !spec.namespaced) co_return std::nullopt;
     const std::string ns = registry::MetaString(object, "namespace");

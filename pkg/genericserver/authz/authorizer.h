@@ -51,6 +51,7 @@ using AuthorizerPtr = std::shared_ptr<const Authorizer>;
 // The authorization modes --authorization-mode accepts.
 inline constexpr char kModeAlwaysAllow[] = "AlwaysAllow";
 inline constexpr char kModeAlwaysDeny[] = "AlwaysDeny";
+inline constexpr char kModeRBAC[] = "RBAC";
 
 AuthorizerPtr NewAlwaysAllow();
 AuthorizerPtr NewAlwaysDeny();
@@ -58,9 +59,14 @@ AuthorizerPtr NewAlwaysDeny();
 AuthorizerPtr NewPrivilegedGroups(std::vector<std::string> groups);
 // Asks each in order; the first Allow or Deny decides.
 AuthorizerPtr NewUnion(std::vector<AuthorizerPtr> authorizers);
-// Builds the chain for the given modes: system:masters first, then the public
-// information paths, then anonymous users are refused everything else, then the modes.
-AuthorizerPtr NewFromModes(const std::vector<std::string>& modes);
+namespace rbac {
+class PolicyIndex;
+}
+// Builds the chain for the given modes: system:masters first, then the modes in order.
+// AlwaysAllow allows anonymous users only the public information paths (RBAC gives them
+// what the policy binds to system:unauthenticated). RBAC decides from `policy`.
+AuthorizerPtr NewFromModes(const std::vector<std::string>& modes,
+                           std::shared_ptr<const rbac::PolicyIndex> policy = nullptr);
 
 // "User \"u\" cannot get path \"/x\"" or "User \"u\" cannot list resource \"pods\" in
 // API group \"\" in the namespace \"ns\"", as kube-apiserver words it.

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "pkg/genericserver/authz/authorizer.h"
+#include "pkg/genericserver/authz/rbac/rbac_authorizer.h"
 #include "pkg/util/strings.h"
 
 namespace authz {
@@ -49,8 +50,8 @@ class PrivilegedGroups final : public Authorizer {
   std::vector<std::string> groups_;
 };
 
-// Stands in for the system:public-info-viewer role (bound to every user, authenticated
-// or not) until RBAC exists: reading health and version is open to everyone.
+// What the system:public-info-viewer role gives everyone, authenticated or not: reading
+// health and version. Before AlwaysAllow, with DenyAnonymous.
 class PublicInfo final : public Authorizer {
  public:
   AuthorizationResult Authorize(const Attributes& a) const override {
@@ -74,7 +75,7 @@ class PublicInfo final : public Authorizer {
   }
 };
 
-// Until RBAC exists no mode grants anonymous users more than the public information.
+// AlwaysAllow grants anonymous users no more than the public information.
 class DenyAnonymous final : public Authorizer {
  public:
   AuthorizationResult Authorize(const Attributes& a) const override {
@@ -132,13 +133,17 @@ AuthorizerPtr NewUnion(std::vector<AuthorizerPtr> authorizers) {
   return std::make_shared<Union>(std::move(authorizers));
 }
 
-AuthorizerPtr NewFromModes(const std::vector<std::string>& modes) {
-  std::vector<AuthorizerPtr> list = {NewPrivilegedGroups({authn::kSystemPrivilegedGroup}),
-                                     std::make_shared<PublicInfo>(),
-                                     std::make_shared<DenyAnonymous>()};
+AuthorizerPtr NewFromModes(const std::vector<std::string>& modes,
+                           std::shared_ptr<const rbac::PolicyIndex> policy) {
+  std::vector<AuthorizerPtr> list = {NewPrivilegedGroups({authn::kSystemPrivilegedGroup})};
   for (const std::string& mode : modes) {
-    if (mode == kModeAlwaysAllow) list.push_back(NewAlwaysAllow());
+    if (mode == kModeAlwaysAllow) {
+      list.push_back(std::make_shared<PublicInfo>());
+      list.push_back(std::make_shared<DenyAnonymous>());
+      list.push_back(NewAlwaysAllow());
+    }
     if (mode == kModeAlwaysDeny) list.push_back(NewAlwaysDeny());
+    if (mode == kModeRBAC && policy) list.push_back(rbac::NewRBACAuthorizer(policy));
   }
   return NewUnion(std::move(list));
 }

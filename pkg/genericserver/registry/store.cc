@@ -201,7 +201,8 @@ Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object,
     meta["name"] = GenerateName(MetaString(object, "generateName"));
   }
   if (admit_) {
-    if (auto denied = co_await admit_(spec, object, nullptr)) co_return std::unexpected(*denied);
+    if (auto denied = co_await admit_(spec, object, nullptr, options))
+      co_return std::unexpected(*denied);
   }
   meta["uid"] = util::NewUUID();
   meta["creationTimestamp"] = NowTimestamp();
@@ -298,7 +299,8 @@ Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old, const
     object["metadata"].erase("generation");
   }
   if (admit_) {
-    if (auto denied = co_await admit_(spec, object, &old)) co_return std::unexpected(*denied);
+    if (auto denied = co_await admit_(spec, object, &old, options))
+      co_return std::unexpected(*denied);
   }
   FieldErrors errors =
       ValidateObjectMetaUpdate(object, old, spec.namespaced, spec.strategy->Names());

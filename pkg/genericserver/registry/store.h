@@ -74,9 +74,11 @@ struct UpdateResult {
 using UpdateFunc = std::function<Awaitable<Result<nlohmann::json>>(const nlohmann::json* old)>;
 
 // Checks a new or changed object against the rest of the system (admission): for
-// example that its namespace exists and is not terminating.
+// example that its namespace exists and is not terminating, or that who writes it holds
+// what it grants. `options` carry who asks.
 using AdmitFunc = std::function<Awaitable<std::optional<apimachinery::Status>>(
-    const ResourceSpec& spec, const nlohmann::json& object, const nlohmann::json* old)>;
+    const ResourceSpec& spec, const nlohmann::json& object, const nlohmann::json* old,
+    const WriteOptions& options)>;
 
 class Store {
  public:

@@ -58,8 +58,8 @@ TEST_CASE("Validate reports each bad flag") {
        "--client-ca-file \"/nonexistent/ca.pem\": no such file"},
       {[](auto& o) { o.authentication.token_auth_file = "/nonexistent/tokens.csv"; },
        "--token-auth-file \"/nonexistent/tokens.csv\": no such file"},
-      {[](auto& o) { o.authorization.modes = {"RBAC"}; },
-       "authorization-mode \"RBAC\" is not a valid mode"},
+      {[](auto& o) { o.authorization.modes = {"Node"}; },
+       "authorization-mode \"Node\" is not a valid mode"},
       {[](auto& o) {
          o.authorization.modes = {"AlwaysAllow", "AlwaysAllow"};
        },

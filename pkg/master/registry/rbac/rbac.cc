@@ -1,6 +1,7 @@
 // rbac.authorization.k8s.io/v1: roles, cluster roles and their bindings, stored and
 // validated as upstream (rules with verbs, resources and API groups; a binding's roleRef
-// fixed at creation; subjects of a known kind). Enforcement comes with authorization.
+// fixed at creation; subjects of a known kind). Enforced by the RBAC authorization mode
+// (pkg/genericserver/authz/rbac); writes are checked for escalation (escalation.h).
 #include <algorithm>
 
 #include <nlohmann/json.hpp>

@@ -29,7 +29,7 @@ TEST_CASE("forbidden messages are worded as upstream's") {
   CHECK(authz::ForbiddenMessage({anon, cluster}).ends_with("at the cluster scope"));
 }
 
-TEST_CASE("mode chain: masters always, public info for all, anonymous nothing else") {
+TEST_CASE("mode chain: masters always; AlwaysAllow gives anonymous users the public info only") {
   auto deny = authz::NewFromModes({"AlwaysDeny"});
   auto allow = authz::NewFromModes({"AlwaysAllow"});
   auto admin = User("admin", {"system:masters", "system:authenticated"});
@@ -48,11 +48,13 @@ TEST_CASE("mode chain: masters always, public info for all, anonymous nothing el
   CHECK(decide(allow, anon, pods) == Decision::kDeny);
   for (const char* p : {"/healthz", "/livez", "/readyz", "/readyz/ping", "/version"}) {
     INFO(p);
-    CHECK(decide(deny, anon, Info("GET", p)) == Decision::kAllow);
+    CHECK(decide(allow, anon, Info("GET", p)) == Decision::kAllow);
+    // AlwaysDeny refuses everyone but the masters everything, as upstream.
+    CHECK(decide(deny, anon, Info("GET", p)) == Decision::kNoOpinion);
   }
-  CHECK(decide(deny, anon, Info("POST", "/readyz")) != Decision::kAllow);
-  CHECK(decide(deny, anon, Info("GET", "/readyzfoo")) != Decision::kAllow);
-  CHECK(decide(deny, anon, Info("GET", "/metrics")) != Decision::kAllow);
+  CHECK(decide(allow, anon, Info("POST", "/readyz")) != Decision::kAllow);
+  CHECK(decide(allow, anon, Info("GET", "/readyzfoo")) != Decision::kAllow);
+  CHECK(decide(allow, anon, Info("GET", "/metrics")) != Decision::kAllow);
 }
 
 TEST_CASE("rules: what each mode grants, each rule once") {
@@ -69,12 +71,12 @@ TEST_CASE("rules: what each mode grants, each rule once") {
   CHECK(authz::NewFromModes({"AlwaysAllow"})->RulesFor(admin, "ns").resource_rules.size() == 1);
   CHECK_FALSE(everything.incomplete);
 
-  auto deny = authz::NewFromModes({"AlwaysDeny"});
-  const authz::Rules public_only = deny->RulesFor(alice, "ns");
-  CHECK(public_only.resource_rules.empty());
-  REQUIRE(public_only.non_resource_rules.size() == 1);
-  CHECK(public_only.non_resource_rules[0].non_resource_urls ==
+  CHECK(everything.non_resource_rules[0].non_resource_urls ==
         std::vector<std::string>{"/healthz", "/livez", "/readyz", "/version", "/version/"});
+  auto deny = authz::NewFromModes({"AlwaysDeny"});
+  const authz::Rules nothing = deny->RulesFor(alice, "ns");
+  CHECK(nothing.resource_rules.empty());
+  CHECK(nothing.non_resource_rules.empty());
   // Masters are granted everything whatever the mode.
   CHECK(deny->RulesFor(admin, "ns").resource_rules.size() == 1);
 }

@@ -1,0 +1,155 @@
+#include "pkg/master/registry/rbac/escalation.h"
+
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/util/strings.h"
+
+namespace master::resources {
+namespace {
+
+using authz::rbac::PolicyRule;
+using nlohmann::json;
+
+constexpr char kGroup[] = "rbac.authorization.k8s.io";
+
+// The user may `verb` the RBAC resource (a role) named `name` in `ns`.
+bool Authorized(const authz::Authorizer& authorizer, const authn::UserInfo& user, std::string verb,
+                std::string resource, std::string ns, std::string name) {
+  endpoints::RequestInfo r;
+  r.is_resource_request = true;
+  r.verb = std::move(verb);
+  r.api_group = kGroup;
+  r.api_version = "v1";
+  r.resource = std::move(resource);
+  r.namespace_ = std::move(ns);
+  r.name = std::move(name);
+  return authorizer.Authorize({user, r}).decision == authz::Decision::kAllow;
+}
+
+// Only what garbage collection touches (and what the server maintains) changed.
+bool OnlyGCFieldsChanged(const json& object, const json* old) {
+  if (!old) return false;
+  auto strip = [](json o) {
+    if (o.contains("metadata") && o["metadata"].is_object()) {
+      for (const char* f : {"ownerReferences", "finalizers", "managedFields", "resourceVersion"}) {
+        o["metadata"].erase(f);
+      }
+    }
+    return o;
+  };
+  return strip(object) == strip(*old);
+}
+
+// Upstream's ConfirmNoEscalation: the message when the user's rules in ns miss some of
+// `wanted`, else nothing.
+std::optional<std::string> Escalation(const authz::rbac::PolicyIndex& policy,
+                                      const authn::UserInfo& user, const std::string& ns,
+                                      const std::vector<PolicyRule>& wanted) {
+  auto [held, errors] = policy.RulesFor(user, ns);
+  const std::vector<PolicyRule> missing = Uncovered(held, wanted);
+  if (missing.empty()) return std::nullopt;
+  std::set<std::string> lines;
+  for (const PolicyRule& r : authz::rbac::CompactRules(missing)) {
+    lines.insert(authz::rbac::CompactString(r));
+  }
+  std::string msg = "user " + util::Quote(user.name) +
+                    " (groups=" + authz::rbac::QuoteList(user.groups) +
+                    ") is attempting to grant RBAC permissions not currently held:\n" +
+                    util::Join(std::vector<std::string>(lines.begin(), lines.end()), "\n");
+  if (!errors.empty()) msg += "; resolution errors: [" + errors + "]";
+  return msg;
+}
+
+const std::vector<PolicyRule>& FullAuthority() {
+  static const std::vector<PolicyRule> all = {{{"*"}, {"*"}, {"*"}, {}, {}},
+                                              {{"*"}, {}, {}, {}, {"*"}}};
+  return all;
+}
+
+bool HasAggregationRule(const json* role) {
+  return role && role->is_object() && role->contains("aggregationRule") &&
+         !(*role)["aggregationRule"].is_null();
+}
+
+std::optional<apimachinery::Status> CheckRole(const registry::ResourceSpec& spec,
+                                              const authz::Authorizer& authorizer,
+                                              const authz::rbac::PolicyIndex& policy,
+                                              const authn::UserInfo& user, const json& object,
+                                              const json* old) {
+  const std::string ns = registry::MetaString(object, "namespace");
+  const std::string name = registry::MetaString(object, "name");
+  if (Authorized(authorizer, user, "escalate", spec.plural, ns, name)) return std::nullopt;
+  if (OnlyGCFieldsChanged(object, old)) return std::nullopt;
+  const apimachinery::GroupResource resource{kGroup, spec.plural};
+  if (auto msg = Escalation(policy, user, ns, authz::rbac::RulesOf(object))) {
+    return apimachinery::NewForbidden(resource, name, *msg);
+  }
+  // An aggregation rule can gather anything: it takes every permission.
+  if ((HasAggregationRule(&object) || HasAggregationRule(old)) &&
+      Escalation(policy, user, ns, FullAuthority())) {
+    return apimachinery::NewForbidden(resource, name,
+                                      "must have cluster-admin privileges to use the "
+                                      "aggregationRule");
+  }
+  return std::nullopt;
+}
+
+std::optional<apimachinery::Status> CheckBinding(const registry::ResourceSpec& spec,
+                                                 const authz::Authorizer& authorizer,
+                                                 const authz::rbac::PolicyIndex& policy,
+                                                 const authn::UserInfo& user, const json& object,
+                                                 const json* old) {
+  const std::string ns = registry::MetaString(object, "namespace");
+  const std::string name = registry::MetaString(object, "name");
+  const json& ref = object.value("roleRef", json::object());
+  const std::string kind = ref.is_object() ? ref.value("kind", "") : "";
+  const std::string role = ref.is_object() ? ref.value("name", "") : "";
+  if (OnlyGCFieldsChanged(object, old)) return std::nullopt;
+  if (kind == "ClusterRole" || kind == "Role") {
+    if (Authorized(authorizer, user, "bind", kind == "Role" ? "roles" : "clusterroles", ns, role)) {
+      return std::nullopt;
+    }
+  }
+  auto rules = policy.RoleRules(kind, role, ns);
+  if (!rules) {
+    if (kind == "ClusterRole" || kind == "Role") {
+      return apimachinery::NewNotFound({kGroup, kind == "Role" ? "role" : "clusterrole"}, role);
+    }
+    return apimachinery::NewInternalError(rules.error());
+  }
+  if (auto msg = Escalation(policy, user, ns, **rules)) {
+    return apimachinery::NewForbidden({kGroup, spec.plural}, name, *msg);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+registry::AdmitFunc PreventRBACEscalation(authz::AuthorizerPtr authorizer,
+                                          std::shared_ptr<const authz::rbac::PolicyIndex> policy,
+                                          registry::AdmitFunc next) {
+  return
+      [authorizer, policy, next](
+          const registry::ResourceSpec& spec, const json& object, const json* old,
+          const registry::WriteOptions& options) -> Awaitable<std::optional<apimachinery::Status>> {
+        if (next) {
+          if (auto denied = co_await next(spec, object, old, options)) co_return denied;
+        }
+        if (spec.group != kGroup || !options.user ||
+            options.user->InGroup(authn::kSystemPrivilegedGroup)) {
+          co_return std::nullopt;
+        }
+        if (spec.plural == "roles" || spec.plural == "clusterroles") {
+          co_return CheckRole(spec, *authorizer, *policy, *options.user, object, old);
+        }
+        if (spec.plural == "rolebindings" || spec.plural == "clusterrolebindings") {
+          co_return CheckBinding(spec, *authorizer, *policy, *options.user, object, old);
+        }
+        co_return std::nullopt;
+      };
+}
+
+}  // namespace master::resources

@@ -1,0 +1,218 @@
+"""Integration tests: the RBAC authorization mode of the real kube-apiserver binary, seen
+through real kubectl, with the real kube-controller-manager aggregating view, edit and
+admin as upstream's does.
+
+What a user sees: a service account's token is refused until a RoleBinding to `view`
+lets it read configmaps in that namespace (not secrets, not elsewhere, not cluster-wide);
+`kubectl auth can-i` answers yes and no and lists a user's rules; forbidden messages and
+access-review reasons are upstream's; nobody can grant a permission they do not hold
+unless they may `escalate` or `bind`.
+
+Run with:
+    cd test/integration && KAS_BINARY=.../kube-apiserver KAS_KCM_BINARY=.../kube-controller-manager \\
+        /usr/bin/python3 -m unittest test_rbac -v
+"""
+
+import json
+import os
+import shutil
+import tempfile
+
+import harness
+import kcm_cluster
+from harness import wait_for
+
+TOKENS = "jane-token,jane,uid-jane,\nbob-token,bob,uid-bob,\"dev\"\n"
+
+
+class RBACTest(kcm_cluster.ClusterTestCase):
+    # As kubeadm runs it: each controller as its service account, under its RBAC role.
+    kcm_args = ("--use-service-account-credentials",)
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="kas-it-rbac-")
+        tokens = os.path.join(cls.tmp, "tokens.csv")
+        with open(tokens, "w") as f:
+            f.write(TOKENS)
+        cls.server_args = ("--authorization-mode=RBAC", "--token-auth-file", tokens)
+        try:
+            super().setUpClass()
+        except BaseException:
+            shutil.rmtree(cls.tmp, True)
+            raise
+        cls.kubeconfigs = {}
+        for user in ("jane", "bob"):
+            cls.kubeconfigs[user] = cls.token_kubeconfig(user, user + "-token")
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.tmp, True)
+
+    @classmethod
+    def token_kubeconfig(cls, name, token):
+        path = os.path.join(cls.tmp, name + ".kubeconfig")
+        harness.write_kubeconfig(path, cls.server, "    token: " + token)
+        return path
+
+    def as_user(self, user, *args, stdin=None):
+        """kubectl as a token user (or a kubeconfig path); the completed process."""
+        return self.kubectl(*args, stdin=stdin, kubeconfig=self.kubeconfigs.get(user, user))
+
+    def namespace(self, name):
+        self.ok("create", "namespace", name)
+        self.addCleanup(self.kubectl, "delete", "namespace", name, "--wait=false")
+
+    def wait_allowed(self, user, *args):
+        def allowed():
+            r = self.as_user(user, *args)
+            return r.returncode == 0, r.stderr
+        wait_for(allowed, 30, "%s allowed to %s" % (user, " ".join(args)))
+
+    def test_service_account_denied_then_allowed_by_view(self):
+        self.namespace("team")
+        self.ok("create", "serviceaccount", "reader", "-n", "team")
+        self.ok("create", "configmap", "settings", "-n", "team", "--from-literal=a=1")
+        self.ok("create", "secret", "generic", "pw", "-n", "team", "--from-literal=p=x")
+        token = self.ok("create", "token", "reader", "-n", "team").strip()
+        kc = self.token_kubeconfig("reader", token)
+        user = "system:serviceaccount:team:reader"
+        r = self.as_user(kc, "get", "configmaps", "-n", "team")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(
+            r.stderr.strip(),
+            'Error from server (Forbidden): configmaps is forbidden: User "%s" cannot list '
+            'resource "configmaps" in API group "" in the namespace "team"' % user)
+
+        self.ok("create", "rolebinding", "reader-view", "--clusterrole=view",
+                "--serviceaccount=team:reader", "-n", "team")
+        # view's rules come from the controller manager's aggregation.
+        self.wait_allowed(kc, "get", "configmaps", "-n", "team")
+        # The aggregation controller did it as its own service account.
+        self.assertTrue(self.exists("serviceaccount", "clusterrole-aggregation-controller",
+                                    "-n", "kube-system"))
+        self.assertIn("settings", self.as_user(kc, "get", "configmaps", "-n", "team").stdout)
+        for args, message in [
+            (("get", "secret", "pw", "-n", "team"),
+             'secrets "pw" is forbidden: User "%s" cannot get resource "secrets" in API group '
+             '"" in the namespace "team"' % user),
+            (("get", "configmaps", "-n", "default"),
+             'configmaps is forbidden: User "%s" cannot list resource "configmaps" in API '
+             'group "" in the namespace "default"' % user),
+            (("get", "configmaps", "-A"),
+             'configmaps is forbidden: User "%s" cannot list resource "configmaps" in API '
+             'group "" at the cluster scope' % user),
+            (("delete", "configmap", "settings", "-n", "team"),
+             'configmaps "settings" is forbidden: User "%s" cannot delete resource '
+             '"configmaps" in API group "" in the namespace "team"' % user),
+        ]:
+            r = self.as_user(kc, *args)
+            self.assertNotEqual(r.returncode, 0, args)
+            self.assertIn(message, r.stderr, args)
+        # The binding gone, so is the permission.
+        self.ok("delete", "rolebinding", "reader-view", "-n", "team")
+        def refused():
+            r = self.as_user(kc, "get", "configmaps", "-n", "team")
+            return r.returncode != 0, r.stdout
+        wait_for(refused, 30, "the binding's removal to take effect")
+
+    def test_auth_can_i_and_access_reviews(self):
+        self.namespace("cani")
+        self.ok("create", "role", "pod-reader", "--verb=get,list", "--resource=pods",
+                "-n", "cani")
+        self.ok("create", "rolebinding", "jane-pods", "--role=pod-reader", "--user=jane",
+                "-n", "cani")
+        self.wait_allowed("jane", "get", "pods", "-n", "cani")
+        r = self.as_user("jane", "auth", "can-i", "list", "pods", "-n", "cani")
+        self.assertEqual((r.returncode, r.stdout), (0, "yes\n"))
+        r = self.as_user("jane", "auth", "can-i", "delete", "pods", "-n", "cani")
+        self.assertEqual((r.returncode, r.stdout), (1, "no\n"))
+        r = self.as_user("jane", "auth", "can-i", "list", "pods", "-n", "default")
+        self.assertEqual((r.returncode, r.stdout), (1, "no\n"))
+        # Every authenticated user may read the public information and discovery.
+        r = self.as_user("jane", "auth", "can-i", "get", "/healthz")
+        self.assertEqual(r.stdout, "yes\n")
+        listed = self.as_user("jane", "auth", "can-i", "--list", "-n", "cani").stdout
+        rows = [line.split() for line in listed.splitlines()]
+        self.assertIn(["pods", "[]", "[]", "[get", "list]"], rows)
+        self.assertIn(["[/healthz]", "[]", "[get]"], rows)
+        self.assertIn(["selfsubjectaccessreviews.authorization.k8s.io", "[]", "[]", "[create]"],
+                      rows)
+        # An access review names the binding that allows, as upstream words it.
+        review = {"apiVersion": "authorization.k8s.io/v1", "kind": "SubjectAccessReview",
+                  "spec": {"user": "jane", "groups": ["system:authenticated"],
+                           "resourceAttributes": {"namespace": "cani", "verb": "get",
+                                                  "resource": "pods"}}}
+        status, _, body = self.server.request(
+            "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", json.dumps(review),
+            headers={"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body)
+        self.assertEqual(json.loads(body)["status"], {
+            "allowed": True,
+            "reason": 'RBAC: allowed by RoleBinding "jane-pods/cani" of Role "pod-reader" to '
+                      'User "jane"'})
+        review["spec"]["resourceAttributes"]["verb"] = "delete"
+        status, _, body = self.server.request(
+            "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", json.dumps(review),
+            headers={"Content-Type": "application/json"})
+        self.assertEqual(json.loads(body)["status"], {"allowed": False})
+
+    def test_escalation_is_refused(self):
+        self.namespace("esc")
+        # bob may manage roles and bindings in esc (not escalate or bind: "*" would), and
+        # read pods there.
+        self.ok("create", "role", "rbac-manager", "--verb=get,list,create,update,delete",
+                "--resource=roles.rbac.authorization.k8s.io,"
+                "rolebindings.rbac.authorization.k8s.io", "-n", "esc")
+        self.ok("create", "role", "pod-reader", "--verb=get", "--resource=pods", "-n", "esc")
+        self.ok("create", "rolebinding", "bob-manager", "--role=rbac-manager", "--user=bob",
+                "-n", "esc")
+        self.ok("create", "rolebinding", "bob-pods", "--role=pod-reader", "--user=bob",
+                "-n", "esc")
+        self.wait_allowed("bob", "auth", "can-i", "get", "pods", "-n", "esc")
+        # What bob holds he may grant...
+        r = self.as_user("bob", "create", "role", "mine", "--verb=get", "--resource=pods",
+                         "-n", "esc")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.as_user("bob", "create", "rolebinding", "share", "--role=mine",
+                         "--user=jane", "-n", "esc")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # ...not more.
+        r = self.as_user("bob", "create", "role", "too-much", "--verb=get,delete",
+                         "--resource=pods,secrets", "-n", "esc")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(
+            r.stderr.strip(),
+            'Error from server (Forbidden): roles.rbac.authorization.k8s.io "too-much" is '
+            'forbidden: user "bob" (groups=["dev" "system:authenticated"]) is attempting to '
+            'grant RBAC permissions not currently held:\n'
+            '{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}\n'
+            '{APIGroups:[""], Resources:["secrets"], Verbs:["get" "delete"]}')
+        r = self.as_user("bob", "create", "rolebinding", "bob-admin", "--clusterrole=admin",
+                         "--user=bob", "-n", "esc")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('rolebindings.rbac.authorization.k8s.io "bob-admin" is forbidden: user '
+                      '"bob" (groups=["dev" "system:authenticated"]) is attempting to grant RBAC '
+                      'permissions not currently held:', r.stderr)
+        # A binding to a role that does not exist is a 404.
+        r = self.as_user("bob", "create", "rolebinding", "nothing", "--role=missing",
+                         "--user=bob", "-n", "esc")
+        self.assertIn('role.rbac.authorization.k8s.io "missing" not found', r.stderr)
+        # Allowed to bind admin, bob may; allowed to escalate, he may write any role.
+        self.ok("create", "role", "bind-admin", "--verb=bind", "--resource=clusterroles",
+                "--resource-name=admin", "-n", "esc")
+        self.ok("create", "rolebinding", "bob-bind", "--role=bind-admin", "--user=bob",
+                "-n", "esc")
+        self.wait_allowed("bob", "auth", "can-i", "bind", "clusterroles/admin", "-n", "esc")
+        r = self.as_user("bob", "create", "rolebinding", "bob-admin", "--clusterrole=admin",
+                         "--user=bob", "-n", "esc")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.ok("create", "role", "escalator", "--verb=escalate", "--resource=roles",
+                "-n", "esc")
+        self.ok("create", "rolebinding", "bob-escalate", "--role=escalator", "--user=bob",
+                "-n", "esc")
+        self.wait_allowed("bob", "auth", "can-i", "escalate", "roles", "-n", "esc")
+        r = self.as_user("bob", "create", "role", "anything", "--verb=*", "--resource=*",
+                         "-n", "esc")
+        self.assertEqual(r.returncode, 0, r.stderr)
