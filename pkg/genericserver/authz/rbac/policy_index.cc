@@ -161,7 +161,7 @@ void PolicyIndex::UpsertLocked(PolicyKind kind, const json& object) {
   const std::string name = Field(object, "metadata", "name");
   switch (kind) {
     case PolicyKind::kRole:
-      roles_[{ns, name}] = std::make_shared<const std::vector<PolicyRule>>(RulesOf(object));
+      roles_[ns][name] = std::make_shared<const std::vector<PolicyRule>>(RulesOf(object));
       break;
     case PolicyKind::kClusterRole:
       cluster_roles_[name] = std::make_shared<const std::vector<PolicyRule>>(RulesOf(object));
@@ -178,7 +178,10 @@ void PolicyIndex::UpsertLocked(PolicyKind kind, const json& object) {
 void PolicyIndex::RemoveLocked(PolicyKind kind, const std::string& ns, const std::string& name) {
   switch (kind) {
     case PolicyKind::kRole:
-      roles_.erase({ns, name});
+      if (auto it = roles_.find(ns); it != roles_.end()) {
+        it->second.erase(name);
+        if (it->second.empty()) roles_.erase(it);
+      }
       break;
     case PolicyKind::kClusterRole:
       cluster_roles_.erase(name);
@@ -221,8 +224,8 @@ std::expected<RuleList, std::string> PolicyIndex::RoleRulesLocked(std::string_vi
                            " not found");
   }
   if (kind == "Role") {
-    if (auto it = roles_.find(std::pair<std::string, std::string>(ns, name)); it != roles_.end()) {
-      return it->second;
+    if (auto in = roles_.find(ns); in != roles_.end()) {
+      if (auto it = in->second.find(name); it != in->second.end()) return it->second;
     }
     return std::unexpected("role.rbac.authorization.k8s.io " + util::Quote(name) + " not found");
   }

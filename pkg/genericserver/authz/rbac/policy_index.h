@@ -88,7 +88,8 @@ class PolicyIndex {
 
   mutable std::shared_mutex mu_;
   std::map<std::string, RuleList, std::less<>> cluster_roles_;
-  std::map<std::pair<std::string, std::string>, RuleList, std::less<>> roles_;
+  // Roles by namespace, then name (looked up without copying either).
+  std::map<std::string, std::map<std::string, RuleList, std::less<>>, std::less<>> roles_;
   Scope cluster_bindings_;
   std::map<std::string, Scope, std::less<>> role_bindings_;  // by namespace
   std::set<PolicyKind> synced_;
