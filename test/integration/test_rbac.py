@@ -216,3 +216,42 @@ class RBACTest(kcm_cluster.ClusterTestCase):
         r = self.as_user("bob", "create", "role", "anything", "--verb=*", "--resource=*",
                          "-n", "esc")
         self.assertEqual(r.returncode, 0, r.stderr)
+
+    def whoami(self, user, *args):
+        r = self.as_user(user, "auth", "whoami", "-o", "json", *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)["status"]["userInfo"]
+
+    def test_impersonation(self):
+        # The admin (system:masters) may impersonate anyone.
+        me = self.whoami(self.server.kubeconfig, "--as=jane")
+        self.assertEqual((me["username"], me["groups"]), ("jane", ["system:authenticated"]))
+        me = self.whoami(self.server.kubeconfig, "--as=jane", "--as-group=dev",
+                         "--as-uid=u-1")
+        self.assertEqual((me["groups"], me["uid"]), (["dev", "system:authenticated"], "u-1"))
+        me = self.whoami(self.server.kubeconfig, "--as=system:serviceaccount:team:reader")
+        self.assertEqual(me["groups"], ["system:serviceaccounts", "system:serviceaccounts:team",
+                                        "system:authenticated"])
+        # Decisions are the impersonated user's.
+        r = self.as_user(self.server.kubeconfig, "auth", "can-i", "list", "secrets", "--as=jane")
+        self.assertEqual((r.returncode, r.stdout), (1, "no\n"))
+        # bob may not, until allowed to impersonate jane (and only her, and no group).
+        # (auth whoami hides a 403; get shows it.)
+        r = self.as_user("bob", "get", "configmaps", "--as=jane")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(
+            r.stderr.strip(),
+            'Error from server (Forbidden): users "jane" is forbidden: User "bob" cannot '
+            'impersonate resource "users" in API group "" at the cluster scope')
+        self.ok("create", "clusterrole", "impersonate-jane", "--verb=impersonate",
+                "--resource=users", "--resource-name=jane")
+        self.ok("create", "clusterrolebinding", "bob-as-jane", "--clusterrole=impersonate-jane",
+                "--user=bob")
+        self.addCleanup(self.kubectl, "delete", "clusterrolebinding", "bob-as-jane")
+        self.wait_allowed("bob", "auth", "whoami", "--as=jane")
+        self.assertEqual(self.whoami("bob", "--as=jane")["username"], "jane")
+        r = self.as_user("bob", "get", "configmaps", "--as=carol")
+        self.assertIn('users "carol" is forbidden', r.stderr)
+        r = self.as_user("bob", "get", "configmaps", "--as=jane", "--as-group=system:masters")
+        self.assertIn('groups "system:masters" is forbidden: User "bob" cannot impersonate '
+                      'resource "groups" in API group "" at the cluster scope', r.stderr)

@@ -124,4 +124,17 @@ bool IsReadOnly(const RequestInfo& info) {
   return info.verb == "get" || info.verb == "list" || info.verb == "watch";
 }
 
+RequestInfo ResourceRequest(std::string verb, std::string api_group, std::string resource,
+                            std::string ns, std::string name, std::string subresource) {
+  RequestInfo r;
+  r.is_resource_request = true;
+  r.verb = std::move(verb);
+  r.api_group = std::move(api_group);
+  r.resource = std::move(resource);
+  r.namespace_ = std::move(ns);
+  r.name = std::move(name);
+  r.subresource = std::move(subresource);
+  return r;
+}
+
 }  // namespace endpoints

@@ -43,6 +43,11 @@ class RequestInfoResolver {
   std::set<std::string> groupless_prefixes_;
 };
 
+// A resource request made up rather than parsed: what a check asks the authorizer
+// ("bind" clusterroles/admin, "impersonate" users/jane).
+RequestInfo ResourceRequest(std::string verb, std::string api_group, std::string resource,
+                            std::string ns, std::string name, std::string subresource = "");
+
 // Watches, proxies and the attach/exec/log/portforward/proxy subresources stream for a
 // long time: no request timeout and no in-flight slot for them.
 bool IsLongRunning(const RequestInfo& info);

@@ -2,6 +2,7 @@
 
 #include "pkg/genericserver/endpoints/filters/authentication.h"
 #include "pkg/genericserver/endpoints/filters/authorization.h"
+#include "pkg/genericserver/endpoints/filters/impersonation.h"
 #include "pkg/genericserver/server/filters/body_limit.h"
 #include "pkg/genericserver/server/filters/max_in_flight.h"
 #include "pkg/genericserver/server/filters/recovery.h"
@@ -34,6 +35,9 @@ HandlerPtr BuildHandlerChain(Handler& director, const CompletedConfig& completed
   // After authentication: system:masters are served even past the limit.
   h = filters::WithMaxInFlightLimit(std::move(h), c.max_requests_in_flight,
                                     c.max_mutating_requests_in_flight, c.metrics);
+  // Between authentication and the limit, as upstream: the impersonated user is the one
+  // limited and authorized.
+  h = filters::WithImpersonation(std::move(h), c.authorizer);
   h = filters::WithAuthentication(std::move(h), c.authenticator, c.request_header);
   // Outside authentication so that a slow authenticator is bounded by the deadline too.
   h = filters::WithTimeout(std::move(h), c.request_timeout);

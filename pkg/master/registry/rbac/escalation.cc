@@ -18,14 +18,8 @@ constexpr char kGroup[] = "rbac.authorization.k8s.io";
 // The user may `verb` the RBAC resource (a role) named `name` in `ns`.
 bool Authorized(const authz::Authorizer& authorizer, const authn::UserInfo& user, std::string verb,
                 std::string resource, std::string ns, std::string name) {
-  endpoints::RequestInfo r;
-  r.is_resource_request = true;
-  r.verb = std::move(verb);
-  r.api_group = kGroup;
-  r.api_version = "v1";
-  r.resource = std::move(resource);
-  r.namespace_ = std::move(ns);
-  r.name = std::move(name);
+  const endpoints::RequestInfo r = endpoints::ResourceRequest(
+      std::move(verb), kGroup, std::move(resource), std::move(ns), std::move(name));
   return authorizer.Authorize({user, r}).decision == authz::Decision::kAllow;
 }
 
