@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   master.service_account_issuer = authentication.service_account_issuers.front();
   master.api_audiences = authentication.api_audiences;
   master.rbac_policy = completed->RBACPolicy();
+  master.service_account_lookup = completed->ServiceAccountLookup();
   master::bootstrap::ClusterAuthenticationInfo& trust = master.cluster_authentication;
   trust.client_ca = completed->ClientCABundle();
   trust.request_header_ca = completed->RequestHeaderCABundle();

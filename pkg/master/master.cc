@@ -11,10 +11,10 @@
 #include "pkg/master/bootstrap/priority_classes.h"
 #include "pkg/master/bootstrap/rbac_bootstrap.h"
 #include "pkg/master/bootstrap/system_namespaces.h"
-#include "pkg/master/rbac_policy_feed.h"
 #include "pkg/master/registry/core/service_allocations.h"
 #include "pkg/master/registry/rbac/escalation.h"
 #include "pkg/master/registry/resources.h"
+#include "pkg/master/store_feed.h"
 
 namespace master {
 namespace {
@@ -56,11 +56,12 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
        // Once synced it stays so, as an informer's HasSynced (new caches of CRDs later
        // do not make the server unready).
        {"informer-sync",
-        [&storage, policy = master.rbac_policy,
+        [&storage, policy = master.rbac_policy, lookup = master.service_account_lookup,
          synced =
              std::make_shared<std::atomic<bool>>(false)]() -> std::expected<void, std::string> {
           if (*synced) return {};
-          const size_t unsynced = storage.UnsyncedCaches().size() + (policy && !policy->Synced());
+          const size_t unsynced = storage.UnsyncedCaches().size() + (policy && !policy->Synced()) +
+                                  (lookup && !lookup->Synced());
           if (unsynced > 0) {
             return std::unexpected(std::to_string(unsynced) + " informers not started yet");
           }
@@ -134,15 +135,31 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       }),
       nullptr);
   auto pods = store(resources::Pods(disruption_budgets), namespace_lifecycle);
+  auto secrets = store(resources::Secrets(), namespace_lifecycle);
+  auto service_accounts = store(resources::ServiceAccounts(master), namespace_lifecycle);
+  if (auto lookup = master.service_account_lookup) {
+    using Kind = authn::ServiceAccountObjects::Kind;
+    for (auto [followed, kind] : {std::pair{service_accounts, Kind::kServiceAccount},
+                                  std::pair{secrets, Kind::kSecret}, std::pair{pods, Kind::kPod}}) {
+      StartStoreFeed(followed,
+                     {[lookup, kind](const std::vector<nlohmann::json>& all) {
+                        lookup->Replace(kind, all);
+                        lookup->MarkSynced(kind);
+                      },
+                      [lookup, kind](const nlohmann::json& o) { lookup->Upsert(kind, o); },
+                      [lookup, kind](const nlohmann::json& o) { lookup->Remove(kind, o); }},
+                     *lifecycle, *config.Get().io);
+    }
+  }
   auto bindings =
       std::make_shared<registry::Store>(resources::Bindings(pods), nullptr, namespace_lifecycle);
   auto config_maps = store(resources::ConfigMaps(), namespace_lifecycle);
   group_version("", "v1",
-                {resources::Secrets(), resources::Events(), resources::ServiceAccounts(master),
-                 resources::Nodes(), resources::PersistentVolumes(),
+                {resources::Events(), resources::Nodes(), resources::PersistentVolumes(),
                  resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
                  resources::PodTemplates(), resources::LimitRanges(), resources::ResourceQuotas()},
-                {pods, bindings, services, endpoints, component_statuses, config_maps});
+                {pods, bindings, services, endpoints, component_statuses, config_maps, secrets,
+                 service_accounts});
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});
@@ -174,7 +191,22 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   group_version("rbac.authorization.k8s.io", "v1", {},
                 {rbac.roles, rbac.cluster_roles, rbac.role_bindings, rbac.cluster_role_bindings});
   if (master.rbac_policy) {
-    StartRBACPolicyFeed(rbac, master.rbac_policy, *lifecycle, *config.Get().io);
+    using authz::rbac::PolicyKind;
+    for (auto [followed, kind] :
+         {std::pair{rbac.roles, PolicyKind::kRole},
+          std::pair{rbac.cluster_roles, PolicyKind::kClusterRole},
+          std::pair{rbac.role_bindings, PolicyKind::kRoleBinding},
+          std::pair{rbac.cluster_role_bindings, PolicyKind::kClusterRoleBinding}}) {
+      auto policy = master.rbac_policy;
+      StartStoreFeed(followed,
+                     {[policy, kind](const std::vector<nlohmann::json>& all) {
+                        policy->Replace(kind, all);
+                        policy->MarkSynced(kind);
+                      },
+                      [policy, kind](const nlohmann::json& o) { policy->Upsert(kind, o); },
+                      [policy, kind](const nlohmann::json& o) { policy->Remove(kind, o); }},
+                     *lifecycle, *config.Get().io);
+    }
   }
   group_version("storage.k8s.io", "v1",
                 {resources::StorageClasses(), resources::CSIDrivers(), resources::CSINodes(),

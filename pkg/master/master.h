@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pkg/genericserver/authn/service_account_objects.h"
 #include "pkg/genericserver/authz/rbac/policy_index.h"
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
@@ -27,6 +28,9 @@ struct Config {
   // The RBAC authorizer's policy, when that mode is on: kept up to date from the RBAC
   // resources' watch caches.
   std::shared_ptr<authz::rbac::PolicyIndex> rbac_policy;
+  // What the service-account authenticator checks tokens against, when it looks up:
+  // kept up to date from the service accounts', Secrets' and pods' watch caches.
+  std::shared_ptr<authn::ServiceAccountObjects> service_account_lookup;
   // Written to kube-system/extension-apiserver-authentication after start-up.
   bootstrap::ClusterAuthenticationInfo cluster_authentication;
 };

@@ -30,6 +30,10 @@ void AuthenticationOptions::AddFlags(FlagSet& fs) {
   fs.String("service-account-signing-key-file", &service_account_signing_key_file,
             "PEM private key (RSA or ECDSA P-256) that signs service-account tokens. Default: "
             "sa.key in --cert-dir, generated on first start.");
+  fs.Bool("service-account-lookup", &service_account_lookup,
+          "If true, validate ServiceAccount tokens exist in etcd as part of authentication: "
+          "the service account, the pod or Secret a token is bound to, a legacy token's "
+          "Secret.");
   fs.StringList("api-audiences", &api_audiences,
                 "Audiences a token must name to be accepted, and the default audiences of "
                 "TokenRequests. Default: the first --service-account-issuer.");

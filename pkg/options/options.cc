@@ -126,6 +126,9 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
   if (std::ranges::find(o.authorization.modes, authz::kModeRBAC) != o.authorization.modes.end()) {
     done.rbac_policy_ = std::make_shared<authz::rbac::PolicyIndex>();
   }
+  if (o.authentication.service_account_lookup) {
+    done.service_account_lookup_ = std::make_shared<authn::ServiceAccountObjects>();
+  }
   if (!o.authentication.token_auth_file.empty()) {
     auto tokens = authn::TokenFileAuthenticator::Load(o.authentication.token_auth_file);
     if (tokens) {
@@ -268,7 +271,7 @@ genericserver::Config CompletedOptions::GenericConfig() const {
   if (tokens_) authenticators.push_back(tokens_);
   authenticators.push_back(authn::NewServiceAccountTokenAuthenticator(
       service_account_public_keys_, o.authentication.service_account_issuers,
-      o.authentication.api_audiences));
+      o.authentication.api_audiences, service_account_lookup_));
   c.authenticator =
       authn::NewUnionAuthenticator(std::move(authenticators), o.authentication.anonymous_auth);
   c.authorizer = authz::NewFromModes(o.authorization.modes, rbac_policy_);

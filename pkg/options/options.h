@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pkg/genericserver/authn/service_account_objects.h"
 #include "pkg/genericserver/authz/rbac/policy_index.h"
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/storage/factory.h"
@@ -67,6 +68,11 @@ class CompletedOptions {
   const std::string& ServiceAccountSigningKey() const { return service_account_signing_key_; }
   // The RBAC policy the RBAC mode decides with (null without that mode); the master feeds it.
   const std::shared_ptr<authz::rbac::PolicyIndex>& RBACPolicy() const { return rbac_policy_; }
+  // What service-account tokens are checked against (null without --service-account-lookup);
+  // the master feeds it.
+  const std::shared_ptr<authn::ServiceAccountObjects>& ServiceAccountLookup() const {
+    return service_account_lookup_;
+  }
 
   // The client certificate the aggregator presents to extension API servers: the flags',
   // or the generated front-proxy-client.crt/.key.
@@ -89,6 +95,7 @@ class CompletedOptions {
   PKIFiles pki_;
   std::shared_ptr<authn::TokenFileAuthenticator> tokens_;
   std::shared_ptr<authz::rbac::PolicyIndex> rbac_policy_;
+  std::shared_ptr<authn::ServiceAccountObjects> service_account_lookup_;
   std::string service_account_signing_key_;
   std::vector<std::string> service_account_public_keys_;  // PEM
   std::string proxy_client_cert_file_;

@@ -255,3 +255,45 @@ class RBACTest(kcm_cluster.ClusterTestCase):
         r = self.as_user("bob", "get", "configmaps", "--as=jane", "--as-group=system:masters")
         self.assertIn('groups "system:masters" is forbidden: User "bob" cannot impersonate '
                       'resource "groups" in API group "" at the cluster scope', r.stderr)
+
+    def test_tokens_die_with_their_objects(self):
+        """--service-account-lookup (the default): a token is refused once its service
+        account, its bound pod or its legacy Secret is gone."""
+        self.namespace("life")
+        self.ok("create", "serviceaccount", "short", "-n", "life")
+        self.ok("create", "serviceaccount", "other", "-n", "life")
+        self.ok("run", "holder", "--image=busybox", "-n", "life")
+        plain = self.token_kubeconfig(
+            "plain", self.ok("create", "token", "short", "-n", "life").strip())
+        bound = self.token_kubeconfig("bound", self.ok(
+            "create", "token", "other", "-n", "life", "--bound-object-kind=Pod",
+            "--bound-object-name=holder").strip())
+        # A legacy token: the controller manager fills the Secret.
+        self.ok("apply", "-f", "-", stdin=json.dumps({
+            "apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/service-account-token",
+            "metadata": {"name": "legacy", "namespace": "life",
+                         "annotations": {"kubernetes.io/service-account.name": "other"}}}))
+
+        def filled():
+            s = self.get_json("secret", "legacy", "-n", "life")
+            return bool(s and s.get("data", {}).get("token")), s
+        secret = wait_for(filled, 30, "the legacy token")
+        import base64
+        legacy = self.token_kubeconfig(
+            "legacy", base64.b64decode(secret["data"]["token"]).decode())
+        for kc in (plain, bound, legacy):
+            self.assertEqual(self.whoami(kc)["username"].split(":")[-1],
+                             "short" if kc == plain else "other")
+
+        def refused(kc):
+            def probe():
+                r = self.as_user(kc, "auth", "whoami")
+                return r.returncode != 0 and "Unauthorized" in r.stderr, r.stderr
+            wait_for(probe, 30, "the token refused")
+        self.ok("delete", "pod", "holder", "-n", "life", "--grace-period=0", "--force")
+        refused(bound)
+        self.assertEqual(self.whoami(legacy)["username"], "system:serviceaccount:life:other")
+        self.ok("delete", "secret", "legacy", "-n", "life")
+        refused(legacy)
+        self.ok("delete", "serviceaccount", "short", "-n", "life")
+        refused(plain)

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -317,6 +318,45 @@ UserInfo UserOf(const DecodedClaims& c) {
   return user;
 }
 
+// ---- The lookup (--service-account-lookup) ----
+
+// Upstream's validators: the account exists with the token's uid and is not being deleted;
+// a bound pod or Secret exists with its uid; a legacy token's Secret exists, holds this
+// very token and belongs to the account. The reason, for the log (the client sees a 401).
+std::optional<std::string> LookUp(const ServiceAccountObjects& objects, const DecodedClaims& c,
+                                  std::string_view token, bool legacy) {
+  using Kind = ServiceAccountObjects::Kind;
+  const std::string account = c.ns + "/" + c.service_account.name;
+  if (legacy) {
+    auto secret = objects.Find(Kind::kSecret, c.ns, c.secret->name);
+    if (!secret || secret->deleting || secret->token != token ||
+        secret->service_account != c.service_account.name) {
+      return "the token's secret " + c.ns + "/" + c.secret->name + " no longer holds it";
+    }
+  }
+  auto sa = objects.Find(Kind::kServiceAccount, c.ns, c.service_account.name);
+  if (!sa) return "service account " + account + " has been deleted";
+  if (!c.service_account.uid.empty() && sa->uid != c.service_account.uid) {
+    return "service account UID (" + sa->uid + ") does not match claim (" + c.service_account.uid +
+           ")";
+  }
+  if (sa->deleting) return "service account " + account + " has been deleted";
+  if (legacy) return std::nullopt;
+  for (auto [ref, kind, what] :
+       {std::tuple{&c.pod, Kind::kPod, "pod"}, std::tuple{&c.secret, Kind::kSecret, "secret"}}) {
+    if (!*ref) continue;
+    auto bound = objects.Find(kind, c.ns, (*ref)->name);
+    if (!bound || bound->deleting) {
+      return std::string(what) + " " + c.ns + "/" + (*ref)->name + " has been deleted";
+    }
+    if (!(*ref)->uid.empty() && bound->uid != (*ref)->uid) {
+      return std::string(what) + " UID (" + bound->uid + ") does not match claim (" + (*ref)->uid +
+             ")";
+    }
+  }
+  return std::nullopt;
+}
+
 // ---- The authenticator ----
 
 struct VerificationKey {
@@ -328,10 +368,12 @@ class ServiceAccountTokenAuthenticator final : public Authenticator {
  public:
   ServiceAccountTokenAuthenticator(std::vector<VerificationKey> keys,
                                    std::vector<std::string> issuers,
-                                   std::vector<std::string> api_audiences)
+                                   std::vector<std::string> api_audiences,
+                                   std::shared_ptr<const ServiceAccountObjects> lookup)
       : keys_(std::move(keys)),
         issuers_(issuers.begin(), issuers.end()),
-        audiences_(std::move(api_audiences)) {
+        audiences_(std::move(api_audiences)),
+        lookup_(std::move(lookup)) {
     issuers_.insert(kLegacyIssuer);  // as upstream, always accepted beside the configured ones
   }
 
@@ -395,12 +437,18 @@ class ServiceAccountTokenAuthenticator final : public Authenticator {
       return std::unexpected(
           "service account token does not name its namespace and service account");
     }
+    if (lookup_) {
+      if (auto refused = LookUp(*lookup_, *claims, token, claims->iss == kLegacyIssuer)) {
+        return std::unexpected(*refused);
+      }
+    }
     return UserOf(*claims);
   }
 
   std::vector<VerificationKey> keys_;
   std::set<std::string> issuers_;
   std::vector<std::string> audiences_;
+  std::shared_ptr<const ServiceAccountObjects> lookup_;  // null: no lookup
 };
 
 // Signs `payload` with the key: the compact serialization with upstream's header.
@@ -460,9 +508,9 @@ std::expected<std::string, std::string> PublicKeyOf(std::string_view private_key
   return jws::PublicKeyPEM(key->get());
 }
 
-AuthenticatorPtr NewServiceAccountTokenAuthenticator(std::vector<std::string> public_keys_pem,
-                                                     std::vector<std::string> issuers,
-                                                     std::vector<std::string> api_audiences) {
+AuthenticatorPtr NewServiceAccountTokenAuthenticator(
+    std::vector<std::string> public_keys_pem, std::vector<std::string> issuers,
+    std::vector<std::string> api_audiences, std::shared_ptr<const ServiceAccountObjects> lookup) {
   std::vector<VerificationKey> keys;
   for (size_t i = 0; i < public_keys_pem.size(); ++i) {
     std::vector<jws::Pkey> found = jws::ReadPublicKeys(public_keys_pem[i]);
@@ -479,8 +527,8 @@ AuthenticatorPtr NewServiceAccountTokenAuthenticator(std::vector<std::string> pu
       keys.push_back(VerificationKey{.kid = std::move(*kid), .key = std::move(key)});
     }
   }
-  return std::make_shared<ServiceAccountTokenAuthenticator>(std::move(keys), std::move(issuers),
-                                                            std::move(api_audiences));
+  return std::make_shared<ServiceAccountTokenAuthenticator>(
+      std::move(keys), std::move(issuers), std::move(api_audiences), std::move(lookup));
 }
 
 }  // namespace authn

@@ -10,10 +10,9 @@
 // "kubernetes.io" object naming the namespace, the service account and the object the
 // token is bound to.
 //
-// Like upstream, verification accepts a minute of clock skew on exp, nbf and iat. Unlike
-// upstream, the service account and the bound object (or a legacy token's Secret) are not
-// looked up: a token stays valid until it expires (a legacy one for ever) even when they are
-// deleted.
+// Like upstream, verification accepts a minute of clock skew on exp, nbf and iat. With a
+// lookup (--service-account-lookup, the default), the service account and the bound pod or
+// Secret (or a legacy token's Secret) must still exist, with the uids the token names.
 
 #include <chrono>
 #include <expected>
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "pkg/genericserver/authn/authenticator.h"
+#include "pkg/genericserver/authn/service_account_objects.h"
 
 namespace authn {
 
@@ -68,9 +68,11 @@ std::expected<std::string, std::string> PublicKeyOf(std::string_view private_key
 //    (std::nullopt), as is anything that is not a compact JWS.
 //  - api_audiences: the token's "aud" must share one of these (a token without "aud" is
 //    taken to be for them); when empty, any audience is accepted.
+//  - lookup: what exists (null: nothing is looked up, a token stays valid until it expires).
 // A token from an accepted issuer that fails any check is an error (401).
-AuthenticatorPtr NewServiceAccountTokenAuthenticator(std::vector<std::string> public_keys_pem,
-                                                     std::vector<std::string> issuers,
-                                                     std::vector<std::string> api_audiences);
+AuthenticatorPtr NewServiceAccountTokenAuthenticator(
+    std::vector<std::string> public_keys_pem, std::vector<std::string> issuers,
+    std::vector<std::string> api_audiences,
+    std::shared_ptr<const ServiceAccountObjects> lookup = nullptr);
 
 }  // namespace authn

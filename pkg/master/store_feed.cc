@@ -1,4 +1,4 @@
-#include "pkg/master/rbac_policy_feed.h"
+#include "pkg/master/store_feed.h"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -16,7 +16,6 @@ namespace master {
 namespace {
 
 namespace asio = boost::asio;
-using authz::rbac::PolicyKind;
 using nlohmann::json;
 
 Awaitable<void> Pause(std::chrono::milliseconds d) {
@@ -25,9 +24,9 @@ Awaitable<void> Pause(std::chrono::milliseconds d) {
   co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
 }
 
-// Lists the store into the index; the list's revision, or nothing when it failed.
-Awaitable<std::optional<std::string>> List(std::shared_ptr<registry::Store> store, PolicyKind kind,
-                                           authz::rbac::PolicyIndex* policy) {
+// Lists the store into the view; the list's revision, or nothing when it failed.
+Awaitable<std::optional<std::string>> List(std::shared_ptr<registry::Store> store,
+                                           const FeedHandlers* handlers) {
   registry::ListOptions all;
   auto listed = co_await store->List("", all);
   if (!listed) {
@@ -37,16 +36,14 @@ Awaitable<std::optional<std::string>> List(std::shared_ptr<registry::Store> stor
   std::vector<json> objects;
   objects.reserve(listed->items.size());
   for (const auto& item : listed->items) objects.push_back(registry::Parse(*item));
-  policy->Replace(kind, objects);
-  policy->MarkSynced(kind);
+  handlers->replace(objects);
   co_return std::to_string(listed->revision);
 }
 
-Awaitable<void> Follow(std::shared_ptr<registry::Store> store, PolicyKind kind,
-                       std::shared_ptr<authz::rbac::PolicyIndex> policy,
+Awaitable<void> Follow(std::shared_ptr<registry::Store> store, FeedHandlers handlers,
                        genericserver::Lifecycle* lifecycle) {
   while (!lifecycle->ShutdownInitiated()) {
-    auto revision = co_await List(store, kind, policy.get());
+    auto revision = co_await List(store, &handlers);
     if (!revision) {
       co_await Pause(std::chrono::seconds(1));
       continue;
@@ -65,9 +62,9 @@ Awaitable<void> Follow(std::shared_ptr<registry::Store> store, PolicyKind kind,
         if (event->type == Type::kBookmark || !event->object) continue;
         const json object = registry::Parse(*event->object);
         if (event->type == Type::kDeleted) {
-          policy->Remove(kind, object);
+          handlers.remove(object);
         } else {
-          policy->Upsert(kind, object);
+          handlers.upsert(object);
         }
       }
       lifecycle->Unregister(id);
@@ -78,16 +75,10 @@ Awaitable<void> Follow(std::shared_ptr<registry::Store> store, PolicyKind kind,
 
 }  // namespace
 
-void StartRBACPolicyFeed(const bootstrap::RBACStores& stores,
-                         std::shared_ptr<authz::rbac::PolicyIndex> policy,
-                         genericserver::Lifecycle& lifecycle, asio::io_context& io) {
-  for (auto [store, kind] :
-       {std::pair{stores.roles, PolicyKind::kRole},
-        std::pair{stores.cluster_roles, PolicyKind::kClusterRole},
-        std::pair{stores.role_bindings, PolicyKind::kRoleBinding},
-        std::pair{stores.cluster_role_bindings, PolicyKind::kClusterRoleBinding}}) {
-    asio::co_spawn(asio::make_strand(io), Follow(store, kind, policy, &lifecycle), asio::detached);
-  }
+void StartStoreFeed(std::shared_ptr<registry::Store> store, FeedHandlers handlers,
+                    genericserver::Lifecycle& lifecycle, asio::io_context& io) {
+  asio::co_spawn(asio::make_strand(io), Follow(std::move(store), std::move(handlers), &lifecycle),
+                 asio::detached);
 }
 
 }  // namespace master
