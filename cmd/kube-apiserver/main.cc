@@ -59,6 +59,8 @@ int main(int argc, char** argv) {
   master.api_audiences = authentication.api_audiences;
   master.rbac_policy = completed->RBACPolicy();
   master.service_account_lookup = completed->ServiceAccountLookup();
+  master.service_account_public_keys = completed->ServiceAccountPublicKeys();
+  master.service_account_jwks_uri = authentication.service_account_jwks_uri;
   master::bootstrap::ClusterAuthenticationInfo& trust = master.cluster_authentication;
   trust.client_ca = completed->ClientCABundle();
   trust.request_header_ca = completed->RequestHeaderCABundle();

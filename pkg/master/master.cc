@@ -14,7 +14,9 @@
 #include "pkg/master/registry/core/service_allocations.h"
 #include "pkg/master/registry/rbac/escalation.h"
 #include "pkg/master/registry/resources.h"
+#include "pkg/master/service_account_issuer_discovery.h"
 #include "pkg/master/store_feed.h"
+#include "pkg/util/log.h"
 
 namespace master {
 namespace {
@@ -242,6 +244,13 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   group_version("flowcontrol.apiserver.k8s.io", "v1",
                 {resources::FlowSchemas(), resources::PriorityLevelConfigurations()});
 
+  if (!master.service_account_public_keys.empty()) {
+    IssuerDiscovery discovery{master.service_account_issuer, master.service_account_jwks_uri,
+                              config.Get().external_address, master.service_account_public_keys};
+    if (auto off = InstallIssuerDiscovery(*s->generic_, discovery); !off) {
+      KLOG_WARNING << "service account issuer discovery is off: " << off.error();
+    }
+  }
   s->generic_->AddPostStartHook("start-system-namespaces-controller",
                                 bootstrap::SystemNamespaces(namespaces));
   // The `kubernetes` service: port 443 to this server's secure port on its address.

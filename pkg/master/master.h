@@ -25,6 +25,10 @@ struct Config {
   std::string service_account_signing_key;
   std::string service_account_issuer = "https://kubernetes.default.svc.cluster.local";
   std::vector<std::string> api_audiences = {"https://kubernetes.default.svc.cluster.local"};
+  // Issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks): the keys that
+  // verify tokens (PEM) and --service-account-jwks-uri. Without keys, not served.
+  std::vector<std::string> service_account_public_keys;
+  std::string service_account_jwks_uri;
   // The RBAC authorizer's policy, when that mode is on: kept up to date from the RBAC
   // resources' watch caches.
   std::shared_ptr<authz::rbac::PolicyIndex> rbac_policy;

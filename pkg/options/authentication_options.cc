@@ -34,6 +34,10 @@ void AuthenticationOptions::AddFlags(FlagSet& fs) {
           "If true, validate ServiceAccount tokens exist in etcd as part of authentication: "
           "the service account, the pod or Secret a token is bound to, a legacy token's "
           "Secret.");
+  fs.String("service-account-jwks-uri", &service_account_jwks_uri,
+            "Overrides the URI for the JSON Web Key Set in the discovery doc served at "
+            "/.well-known/openid-configuration. Default: https://<advertise address:port>"
+            "/openid/v1/jwks.");
   fs.StringList("api-audiences", &api_audiences,
                 "Audiences a token must name to be accepted, and the default audiences of "
                 "TokenRequests. Default: the first --service-account-issuer.");

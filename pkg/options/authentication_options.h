@@ -20,7 +20,8 @@ struct AuthenticationOptions {
   std::vector<std::string> service_account_key_files;  // verification keys, besides the signer's
   std::string service_account_signing_key_file;        // default: the generated sa.key
   std::vector<std::string> api_audiences;              // default: the first issuer
-  bool service_account_lookup = true;  // tokens valid only while their objects exist
+  bool service_account_lookup = true;    // tokens valid only while their objects exist
+  std::string service_account_jwks_uri;  // issuer discovery's jwks_uri; default: ours
   // Request-header authentication is on when a CA trusts a front proxy: this file, and the
   // generated front-proxy CA unless --proxy-client-cert-file is given. With the generated
   // one, empty lists get kubeadm's values (allowed names only without this file).

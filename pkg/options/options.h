@@ -66,6 +66,11 @@ class CompletedOptions {
   storage::StorageConfig StorageConfig() const;
   // The PEM private key that signs service-account tokens.
   const std::string& ServiceAccountSigningKey() const { return service_account_signing_key_; }
+  // The PEM keys that verify service-account tokens (the signer's public half and those of
+  // --service-account-key-file).
+  const std::vector<std::string>& ServiceAccountPublicKeys() const {
+    return service_account_public_keys_;
+  }
   // The RBAC policy the RBAC mode decides with (null without that mode); the master feeds it.
   const std::shared_ptr<authz::rbac::PolicyIndex>& RBACPolicy() const { return rbac_policy_; }
   // What service-account tokens are checked against (null without --service-account-lookup);

@@ -16,6 +16,7 @@ Run with:
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 
 import harness
@@ -297,3 +298,41 @@ class RBACTest(kcm_cluster.ClusterTestCase):
         refused(legacy)
         self.ok("delete", "serviceaccount", "short", "-n", "life")
         refused(plain)
+
+    def test_service_account_issuer_discovery(self):
+        """The OIDC discovery document and key set of the issuer, readable by service
+        accounts (system:service-account-issuer-discovery), verifying the tokens it signs."""
+        self.namespace("oidc")
+        self.ok("create", "serviceaccount", "relying", "-n", "oidc")
+        token = self.ok("create", "token", "relying", "-n", "oidc").strip()
+        kc = self.token_kubeconfig("relying", token)
+        # Not for just anyone authenticated: jane is refused.
+        r = self.as_user("jane", "get", "--raw", "/.well-known/openid-configuration")
+        self.assertIn('User "jane" cannot get path "/.well-known/openid-configuration"', r.stderr)
+        config = json.loads(self.as_user(kc, "get", "--raw",
+                                         "/.well-known/openid-configuration").stdout)
+        # The generated signing key is EC P-256.
+        self.assertRegex(config.pop("jwks_uri"),
+                         r"^https://[^/]+:%d/openid/v1/jwks$" % self.server.port)
+        self.assertEqual(config, {
+            "issuer": "https://kubernetes.default.svc.cluster.local",
+            "response_types_supported": ["id_token"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["ES256"]})
+        status, headers, body = self.server.request("GET", "/openid/v1/jwks")
+        self.assertEqual(status, 200, body)
+        self.assertEqual(headers["content-type"], "application/jwk-set+json")
+        self.assertEqual(headers["cache-control"], "public, max-age=3600")
+        keys = json.loads(body)["keys"]
+        self.assertEqual([list(k) for k in keys], [["use", "kty", "kid", "crv", "alg", "x", "y"]])
+        self.assertEqual((keys[0]["crv"], keys[0]["alg"]), ("P-256", "ES256"))
+        import base64
+
+        def b64(s):
+            return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+        # The key is the one that signs the tokens: their kid, the signing key's point.
+        self.assertEqual(json.loads(b64(token.split(".")[0]))["kid"], keys[0]["kid"])
+        der = subprocess.run(["openssl", "ec", "-in", os.path.join(self.server.pki, "sa.key"),
+                              "-pubout", "-outform", "DER"], capture_output=True,
+                             check=True, timeout=30).stdout
+        self.assertTrue(der.endswith(b"\x04" + b64(keys[0]["x"]) + b64(keys[0]["y"])))

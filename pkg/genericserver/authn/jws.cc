@@ -215,6 +215,46 @@ std::expected<std::string, std::string> KeyID(EVP_PKEY* key) {
   return util::Base64RawURLEncode(std::string_view(reinterpret_cast<char*>(digest), size));
 }
 
+std::expected<PublicJWK, std::string> JWKOf(EVP_PKEY* key) {
+  auto bignum = [key](const char* name) -> std::optional<std::string> {
+    BIGNUM* bn = nullptr;
+    if (EVP_PKEY_get_bn_param(key, name, &bn) != 1) return std::nullopt;
+    Bignum owned(bn);
+    std::string bytes(static_cast<size_t>(BN_num_bytes(bn)), '\0');
+    BN_bn2bin(bn, reinterpret_cast<unsigned char*>(bytes.data()));
+    return util::Base64RawURLEncode(bytes);
+  };
+  PublicJWK jwk;
+  if (IsRSA(key)) {
+    auto n = bignum(OSSL_PKEY_PARAM_RSA_N), e = bignum(OSSL_PKEY_PARAM_RSA_E);
+    if (!n || !e) return std::unexpected(OpenSSLError("reading the RSA public key"));
+    jwk.kty = "RSA";
+    jwk.n = std::move(*n);
+    jwk.e = std::move(*e);
+    return jwk;
+  }
+  auto alg = SigningAlgorithm(key);
+  if (!alg) return std::unexpected(alg.error());
+  const size_t size = *alg == "ES256" ? 32 : *alg == "ES384" ? 48 : 66;
+  jwk.kty = "EC";
+  jwk.crv = *alg == "ES256" ? "P-256" : *alg == "ES384" ? "P-384" : "P-521";
+  for (auto [name, out] :
+       {std::pair{OSSL_PKEY_PARAM_EC_PUB_X, &jwk.x}, std::pair{OSSL_PKEY_PARAM_EC_PUB_Y, &jwk.y}}) {
+    BIGNUM* bn = nullptr;
+    if (EVP_PKEY_get_bn_param(key, name, &bn) != 1) {
+      return std::unexpected(OpenSSLError("reading the EC public key"));
+    }
+    Bignum owned(bn);
+    std::string bytes(size, '\0');
+    if (BN_bn2binpad(bn, reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(size)) <
+        0) {
+      return std::unexpected(OpenSSLError("reading the EC public key"));
+    }
+    *out = util::Base64RawURLEncode(bytes);
+  }
+  return jwk;
+}
+
 // What upstream signs with: RS256 for any RSA key, ESxxx by the curve of an EC key.
 std::expected<std::string, std::string> SigningAlgorithm(EVP_PKEY* key) {
   if (IsRSA(key)) return "RS256";

@@ -26,6 +26,13 @@ std::expected<std::string, std::string> PublicKeyPEM(EVP_PKEY* key);
 // The "kid" upstream writes: unpadded base64url of the SHA-256 of the DER public key.
 std::expected<std::string, std::string> KeyID(EVP_PKEY* key);
 
+// A public key's JSON Web Key members (RFC 7518 section 6), unpadded base64url: "RSA" with
+// n and e, or "EC" with crv ("P-256", "P-384", "P-521") and x and y padded to the curve.
+struct PublicJWK {
+  std::string kty, crv, n, e, x, y;
+};
+std::expected<PublicJWK, std::string> JWKOf(EVP_PKEY* key);
+
 // What upstream signs with: RS256 for an RSA key, ES256/384/512 by an EC key's curve.
 std::expected<std::string, std::string> SigningAlgorithm(EVP_PKEY* key);
 // The JWS signature of `input` (ECDSA as JOSE's r||s).

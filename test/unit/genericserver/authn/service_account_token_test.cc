@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/authn/jws.h"
 #include "pkg/genericserver/authn/service_account_token.h"
 #include "pkg/genericserver/authn/token_file.h"
 #include "pkg/genericserver/authn/union.h"
@@ -166,4 +168,27 @@ TEST_CASE("service account token: issuer and audience", "[authn]") {
   // A token without audiences (legacy) is taken to be for the server's own.
   c.audiences.clear();
   CHECK(Accepted(Authenticate(Authenticator({PublicPem(RsaKey())}), SignOrFail(c, RsaKey()))));
+}
+
+TEST_CASE("public keys as JSON Web Keys, for issuer discovery", "[authn]") {
+  Key rsa = ReadKey(RsaKey());
+  auto jwk = authn::jws::JWKOf(rsa.get());
+  REQUIRE(jwk);
+  CHECK(jwk->kty == "RSA");
+  CHECK(jwk->e == "AQAB");
+  CHECK(jwk->n.size() == 342);  // 256 bytes, unpadded base64url
+  CHECK(jwk->crv.empty());
+  for (auto [curve, crv, bytes] :
+       {std::tuple{"P-256", "P-256", 32}, std::tuple{"P-384", "P-384", 48},
+        std::tuple{"P-521", "P-521", 66}}) {
+    INFO(curve);
+    Key ec = ReadKey(NewEcKey(curve));
+    auto e = authn::jws::JWKOf(ec.get());
+    REQUIRE(e);
+    CHECK(e->kty == "EC");
+    CHECK(e->crv == crv);
+    // Coordinates padded to the curve's size.
+    CHECK(e->x.size() == (bytes * 8 + 5) / 6);
+    CHECK(e->y.size() == (bytes * 8 + 5) / 6);
+  }
 }
