@@ -143,14 +143,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
     using Kind = authn::ServiceAccountObjects::Kind;
     for (auto [followed, kind] : {std::pair{service_accounts, Kind::kServiceAccount},
                                   std::pair{secrets, Kind::kSecret}, std::pair{pods, Kind::kPod}}) {
-      StartStoreFeed(followed,
-                     {[lookup, kind](const std::vector<nlohmann::json>& all) {
-                        lookup->Replace(kind, all);
-                        lookup->MarkSynced(kind);
-                      },
-                      [lookup, kind](const nlohmann::json& o) { lookup->Upsert(kind, o); },
-                      [lookup, kind](const nlohmann::json& o) { lookup->Remove(kind, o); }},
-                     *lifecycle, *config.Get().io);
+      StartStoreFeed(followed, FeedInto(lookup, kind), *lifecycle, *config.Get().io);
     }
   }
   auto bindings =
@@ -199,15 +192,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
           std::pair{rbac.cluster_roles, PolicyKind::kClusterRole},
           std::pair{rbac.role_bindings, PolicyKind::kRoleBinding},
           std::pair{rbac.cluster_role_bindings, PolicyKind::kClusterRoleBinding}}) {
-      auto policy = master.rbac_policy;
-      StartStoreFeed(followed,
-                     {[policy, kind](const std::vector<nlohmann::json>& all) {
-                        policy->Replace(kind, all);
-                        policy->MarkSynced(kind);
-                      },
-                      [policy, kind](const nlohmann::json& o) { policy->Upsert(kind, o); },
-                      [policy, kind](const nlohmann::json& o) { policy->Remove(kind, o); }},
-                     *lifecycle, *config.Get().io);
+      StartStoreFeed(followed, FeedInto(master.rbac_policy, kind), *lifecycle, *config.Get().io);
     }
   }
   group_version("storage.k8s.io", "v1",

@@ -29,6 +29,18 @@ struct FeedHandlers {
   std::function<void(const nlohmann::json&)> upsert, remove;
 };
 
+// The handlers that keep one kind of a view with Replace, MarkSynced, Upsert and Remove
+// (authz::rbac::PolicyIndex, authn::ServiceAccountObjects) up to date.
+template <class View, class Kind>
+FeedHandlers FeedInto(std::shared_ptr<View> view, Kind kind) {
+  return {[view, kind](const std::vector<nlohmann::json>& all) {
+            view->Replace(kind, all);
+            view->MarkSynced(kind);
+          },
+          [view, kind](const nlohmann::json& o) { view->Upsert(kind, o); },
+          [view, kind](const nlohmann::json& o) { view->Remove(kind, o); }};
+}
+
 // Starts following once `io` runs. The lifecycle must outlive it.
 void StartStoreFeed(std::shared_ptr<registry::Store> store, FeedHandlers handlers,
                     genericserver::Lifecycle& lifecycle, boost::asio::io_context& io);
