@@ -315,10 +315,13 @@ class BootstrapObjectsTest(_Server):
 
 
 class ReconcileAtStartTest(_Server):
-    """Changes users make to bootstrap objects, then a restart on the same data."""
+    """Changes users make to bootstrap objects, then a restart on the same data; under RBAC,
+    so what the policy loses and gets back is enforced."""
+
+    ARGS = ("--authorization-mode=RBAC",)
 
     def setUp(self):
-        self.server = harness.Server()
+        self.server = harness.Server(*self.ARGS)
         self.first = None
 
     def tearDown(self):
@@ -330,7 +333,7 @@ class ReconcileAtStartTest(_Server):
         """The server stopped and started again on the same data directory."""
         self.server.stop(cleanup=False)
         self.first = self.server
-        self.server = harness.Server(data_dir=self.first.data_dir)
+        self.server = harness.Server(*self.ARGS, data_dir=self.first.data_dir)
 
     def patch(self, kind, name, ops, *ns):
         self.kubectl("patch", kind, name, *ns, "--type=json", "-p", json.dumps(ops))
@@ -359,8 +362,13 @@ class ReconcileAtStartTest(_Server):
         self.kubectl("create", "clusterrolebinding", "system:monitoring", "--clusterrole=view",
                      "--group=system:monitoring")
         untouched = self.get("clusterrole", "cluster-admin")["metadata"]["resourceVersion"]
+        # Without system:unauthenticated in the binding, anonymous users lose /version.
+        wait_for(lambda: (self.server.request("GET", "/version", cert=False)[0] == 403, None),
+                 30, "anonymous /version refused")
 
         self.restart()
+        status, _, body = self.server.request("GET", "/version", cert=False)
+        self.assertEqual(status, 200, body)
 
         proxier = self.get("clusterrole", "system:node-proxier")
         # Upstream appends what is missing broken down to one verb each; the user's rule and
