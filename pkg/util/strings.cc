@@ -110,4 +110,10 @@ std::string Quote(std::string_view s) {
   return out;
 }
 
+std::string QuoteList(const std::vector<std::string>& list) {
+  std::string out = "[";
+  for (size_t i = 0; i < list.size(); ++i) out += (i ? " " : "") + Quote(list[i]);
+  return out + "]";
+}
+
 }  // namespace util

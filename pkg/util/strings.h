@@ -17,5 +17,7 @@ std::string Join(const std::vector<std::string>& parts, std::string_view sep);
 std::string PercentDecode(std::string_view s, bool plus_as_space = false);
 // Quotes like Go's %q for the printable ASCII that error messages carry.
 std::string Quote(std::string_view s);
+// A list as Go's %q prints a []string: ["a" "b"].
+std::string QuoteList(const std::vector<std::string>& list);
 
 }  // namespace util

@@ -65,6 +65,21 @@ class RBACTest(kcm_cluster.ClusterTestCase):
         self.ok("create", "namespace", name)
         self.addCleanup(self.kubectl, "delete", "namespace", name, "--wait=false")
 
+    def grant(self, ns, role, user, *rule):
+        """A Role `role` in ns with the `kubectl create role` rule arguments, bound to user
+        by the RoleBinding <user>-<role>."""
+        self.ok("create", "role", role, *rule, "-n", ns)
+        self.ok("create", "rolebinding", user + "-" + role, "--role=" + role, "--user=" + user,
+                "-n", ns)
+
+    def review(self, review):
+        """A SubjectAccessReview by the admin; its status."""
+        status, _, body = self.server.request(
+            "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", json.dumps(review),
+            headers={"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body)
+        return json.loads(body)["status"]
+
     def wait_allowed(self, user, *args):
         def allowed():
             r = self.as_user(user, *args)
@@ -120,10 +135,7 @@ class RBACTest(kcm_cluster.ClusterTestCase):
 
     def test_auth_can_i_and_access_reviews(self):
         self.namespace("cani")
-        self.ok("create", "role", "pod-reader", "--verb=get,list", "--resource=pods",
-                "-n", "cani")
-        self.ok("create", "rolebinding", "jane-pods", "--role=pod-reader", "--user=jane",
-                "-n", "cani")
+        self.grant("cani", "pod-reader", "jane", "--verb=get,list", "--resource=pods")
         self.wait_allowed("jane", "get", "pods", "-n", "cani")
         r = self.as_user("jane", "auth", "can-i", "list", "pods", "-n", "cani")
         self.assertEqual((r.returncode, r.stdout), (0, "yes\n"))
@@ -145,32 +157,21 @@ class RBACTest(kcm_cluster.ClusterTestCase):
                   "spec": {"user": "jane", "groups": ["system:authenticated"],
                            "resourceAttributes": {"namespace": "cani", "verb": "get",
                                                   "resource": "pods"}}}
-        status, _, body = self.server.request(
-            "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", json.dumps(review),
-            headers={"Content-Type": "application/json"})
-        self.assertEqual(status, 201, body)
-        self.assertEqual(json.loads(body)["status"], {
+        self.assertEqual(self.review(review), {
             "allowed": True,
-            "reason": 'RBAC: allowed by RoleBinding "jane-pods/cani" of Role "pod-reader" to '
-                      'User "jane"'})
+            "reason": 'RBAC: allowed by RoleBinding "jane-pod-reader/cani" of Role "pod-reader" '
+                      'to User "jane"'})
         review["spec"]["resourceAttributes"]["verb"] = "delete"
-        status, _, body = self.server.request(
-            "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", json.dumps(review),
-            headers={"Content-Type": "application/json"})
-        self.assertEqual(json.loads(body)["status"], {"allowed": False})
+        self.assertEqual(self.review(review), {"allowed": False})
 
     def test_escalation_is_refused(self):
         self.namespace("esc")
         # bob may manage roles and bindings in esc (not escalate or bind: "*" would), and
         # read pods there.
-        self.ok("create", "role", "rbac-manager", "--verb=get,list,create,update,delete",
-                "--resource=roles.rbac.authorization.k8s.io,"
-                "rolebindings.rbac.authorization.k8s.io", "-n", "esc")
-        self.ok("create", "role", "pod-reader", "--verb=get", "--resource=pods", "-n", "esc")
-        self.ok("create", "rolebinding", "bob-manager", "--role=rbac-manager", "--user=bob",
-                "-n", "esc")
-        self.ok("create", "rolebinding", "bob-pods", "--role=pod-reader", "--user=bob",
-                "-n", "esc")
+        self.grant("esc", "rbac-manager", "bob", "--verb=get,list,create,update,delete",
+                   "--resource=roles.rbac.authorization.k8s.io,"
+                   "rolebindings.rbac.authorization.k8s.io")
+        self.grant("esc", "pod-reader", "bob", "--verb=get", "--resource=pods")
         self.wait_allowed("bob", "auth", "can-i", "get", "pods", "-n", "esc")
         # What bob holds he may grant...
         r = self.as_user("bob", "create", "role", "mine", "--verb=get", "--resource=pods",
@@ -201,18 +202,13 @@ class RBACTest(kcm_cluster.ClusterTestCase):
                          "--user=bob", "-n", "esc")
         self.assertIn('role.rbac.authorization.k8s.io "missing" not found', r.stderr)
         # Allowed to bind admin, bob may; allowed to escalate, he may write any role.
-        self.ok("create", "role", "bind-admin", "--verb=bind", "--resource=clusterroles",
-                "--resource-name=admin", "-n", "esc")
-        self.ok("create", "rolebinding", "bob-bind", "--role=bind-admin", "--user=bob",
-                "-n", "esc")
+        self.grant("esc", "bind-admin", "bob", "--verb=bind", "--resource=clusterroles",
+                   "--resource-name=admin")
         self.wait_allowed("bob", "auth", "can-i", "bind", "clusterroles/admin", "-n", "esc")
         r = self.as_user("bob", "create", "rolebinding", "bob-admin", "--clusterrole=admin",
                          "--user=bob", "-n", "esc")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.ok("create", "role", "escalator", "--verb=escalate", "--resource=roles",
-                "-n", "esc")
-        self.ok("create", "rolebinding", "bob-escalate", "--role=escalator", "--user=bob",
-                "-n", "esc")
+        self.grant("esc", "escalator", "bob", "--verb=escalate", "--resource=roles")
         self.wait_allowed("bob", "auth", "can-i", "escalate", "roles", "-n", "esc")
         r = self.as_user("bob", "create", "role", "anything", "--verb=*", "--resource=*",
                          "-n", "esc")

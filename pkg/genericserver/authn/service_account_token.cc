@@ -246,16 +246,6 @@ std::optional<std::string> CheckTimes(const DecodedClaims& c,
   return std::nullopt;
 }
 
-// A list as Go's %q prints a []string: ["a" "b"].
-std::string QuoteList(const std::vector<std::string>& list) {
-  std::string out = "[";
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (i > 0) out += ' ';
-    out += util::Quote(list[i]);
-  }
-  return out + "]";
-}
-
 int64_t UnixSeconds(std::chrono::system_clock::time_point t) {
   return std::chrono::floor<std::chrono::seconds>(t.time_since_epoch()).count();
 }
@@ -424,8 +414,8 @@ class ServiceAccountTokenAuthenticator final : public Authenticator {
       if (std::ranges::find(audiences_, a) != audiences_.end()) intersects = true;
     }
     if (!intersects && !audiences_.empty()) {
-      return std::unexpected("token audiences " + QuoteList(token_audiences) +
-                             " is invalid for the target audiences " + QuoteList(audiences_));
+      return std::unexpected("token audiences " + util::QuoteList(token_audiences) +
+                             " is invalid for the target audiences " + util::QuoteList(audiences_));
     }
 
     if (auto err = CheckTimes(*claims, std::chrono::system_clock::now())) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pkg/genericserver/apimachinery/status.h"
 #include "pkg/genericserver/authn/user.h"
 #include "pkg/genericserver/endpoints/request_info.h"
 
@@ -71,5 +72,7 @@ AuthorizerPtr NewFromModes(const std::vector<std::string>& modes,
 // "User \"u\" cannot get path \"/x\"" or "User \"u\" cannot list resource \"pods\" in
 // API group \"\" in the namespace \"ns\"", as kube-apiserver words it.
 std::string ForbiddenMessage(const Attributes& attributes);
+// The 403 Status of a refusal: that message, then ": <reason>" when the authorizers gave one.
+apimachinery::Status Forbidden(const Attributes& attributes, const std::string& reason);
 
 }  // namespace authz

@@ -160,4 +160,12 @@ std::string ForbiddenMessage(const Attributes& a) {
   return msg + " at the cluster scope";
 }
 
+apimachinery::Status Forbidden(const Attributes& a, const std::string& reason) {
+  std::string why = ForbiddenMessage(a);
+  if (!reason.empty()) why += ": " + reason;
+  apimachinery::GroupResource resource;
+  if (a.request.is_resource_request) resource = {a.request.api_group, a.request.resource};
+  return apimachinery::NewForbidden(resource, a.request.name, why);
+}
+
 }  // namespace authz

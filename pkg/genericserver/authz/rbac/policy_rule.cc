@@ -101,12 +101,6 @@ std::vector<PolicyRule> Breakdown(const PolicyRule& rule) {
 
 }  // namespace
 
-std::string QuoteList(const std::vector<std::string>& list) {
-  std::string out = "[";
-  for (size_t i = 0; i < list.size(); ++i) out += (i ? " " : "") + util::Quote(list[i]);
-  return out + "]";
-}
-
 PolicyRule RuleFromJSON(const json& rule) {
   if (!rule.is_object()) return {};
   return {Strings(rule, "verbs"), Strings(rule, "apiGroups"), Strings(rule, "resources"),
@@ -170,7 +164,7 @@ std::vector<PolicyRule> CompactRules(const std::vector<PolicyRule>& rules) {
 std::string CompactString(const PolicyRule& r) {
   std::vector<std::string> parts;
   auto add = [&](const char* name, const std::vector<std::string>& list) {
-    if (!list.empty()) parts.push_back(std::string(name) + ":" + QuoteList(list));
+    if (!list.empty()) parts.push_back(std::string(name) + ":" + util::QuoteList(list));
   };
   add("APIGroups", r.api_groups);
   add("Resources", r.resources);

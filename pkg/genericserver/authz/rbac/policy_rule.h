@@ -35,7 +35,5 @@ std::vector<PolicyRule> Uncovered(const std::vector<PolicyRule>& held,
 std::vector<PolicyRule> CompactRules(const std::vector<PolicyRule>& rules);
 // {APIGroups:["apps"], Resources:["deployments"], Verbs:["get" "list"]}
 std::string CompactString(const PolicyRule& rule);
-// A list as Go's %q prints a []string: ["a" "b"].
-std::string QuoteList(const std::vector<std::string>& list);
 
 }  // namespace authz::rbac

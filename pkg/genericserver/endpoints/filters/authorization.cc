@@ -20,12 +20,10 @@ class Authorization final : public Handler {
       co_await next_->Serve(ctx, out);
       co_return;
     }
-    std::string why = authz::ForbiddenMessage(attributes);
-    if (!r.reason.empty()) why += ": " + r.reason;
-    KLOG_V(4) << "Forbidden: " << util::Quote(ctx.request.path) << ", Reason: " << util::Quote(why);
-    apimachinery::GroupResource resource;
-    if (ctx.info.is_resource_request) resource = {ctx.info.api_group, ctx.info.resource};
-    co_await WriteStatus(out, apimachinery::NewForbidden(resource, ctx.info.name, why));
+    apimachinery::Status refused = authz::Forbidden(attributes, r.reason);
+    KLOG_V(4) << "Forbidden: " << util::Quote(ctx.request.path)
+              << ", Reason: " << util::Quote(refused.message);
+    co_await WriteStatus(out, refused);
   }
 
  private:

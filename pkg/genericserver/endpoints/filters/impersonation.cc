@@ -83,11 +83,8 @@ class Impersonation final : public Handler {
       const authz::Attributes attributes{requester, ask};
       const authz::AuthorizationResult r = authorizer_->Authorize(attributes);
       if (r.decision == authz::Decision::kAllow) continue;
-      std::string why = authz::ForbiddenMessage(attributes);
-      if (!r.reason.empty()) why += ": " + r.reason;
-      KLOG_V(4) << "impersonation refused: " << why;
-      const apimachinery::GroupResource resource{ask.api_group, ask.resource};
-      apimachinery::Status refused = apimachinery::NewForbidden(resource, ask.name, why);
+      apimachinery::Status refused = authz::Forbidden(attributes, r.reason);
+      KLOG_V(4) << "impersonation refused: " << refused.message;
       co_await WriteStatus(out, refused);
       co_return;
     }

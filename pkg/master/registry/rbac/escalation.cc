@@ -49,8 +49,7 @@ std::optional<std::string> Escalation(const authz::rbac::PolicyIndex& policy,
   for (const PolicyRule& r : authz::rbac::CompactRules(missing)) {
     lines.insert(authz::rbac::CompactString(r));
   }
-  std::string msg = "user " + util::Quote(user.name) +
-                    " (groups=" + authz::rbac::QuoteList(user.groups) +
+  std::string msg = "user " + util::Quote(user.name) + " (groups=" + util::QuoteList(user.groups) +
                     ") is attempting to grant RBAC permissions not currently held:\n" +
                     util::Join(std::vector<std::string>(lines.begin(), lines.end()), "\n");
   if (!errors.empty()) msg += "; resolution errors: [" + errors + "]";
@@ -68,13 +67,20 @@ bool HasAggregationRule(const json* role) {
          !(*role)["aggregationRule"].is_null();
 }
 
-std::optional<apimachinery::Status> CheckRole(const registry::ResourceSpec& spec,
-                                              const authz::Authorizer& authorizer,
-                                              const authz::rbac::PolicyIndex& policy,
-                                              const authn::UserInfo& user, const json& object,
-                                              const json* old) {
-  const std::string ns = registry::MetaString(object, "namespace");
-  const std::string name = registry::MetaString(object, "name");
+// What a write of a role or binding is checked with.
+struct Write {
+  const registry::ResourceSpec& spec;
+  const authz::Authorizer& authorizer;
+  const authz::rbac::PolicyIndex& policy;
+  const authn::UserInfo& user;
+  const json& object;
+  const json* old;
+  std::string ns = registry::MetaString(object, "namespace");
+  std::string name = registry::MetaString(object, "name");
+};
+
+std::optional<apimachinery::Status> CheckRole(const Write& w) {
+  const auto& [spec, authorizer, policy, user, object, old, ns, name] = w;
   if (Authorized(authorizer, user, "escalate", spec.plural, ns, name)) return std::nullopt;
   if (OnlyGCFieldsChanged(object, old)) return std::nullopt;
   const apimachinery::GroupResource resource{kGroup, spec.plural};
@@ -91,13 +97,8 @@ std::optional<apimachinery::Status> CheckRole(const registry::ResourceSpec& spec
   return std::nullopt;
 }
 
-std::optional<apimachinery::Status> CheckBinding(const registry::ResourceSpec& spec,
-                                                 const authz::Authorizer& authorizer,
-                                                 const authz::rbac::PolicyIndex& policy,
-                                                 const authn::UserInfo& user, const json& object,
-                                                 const json* old) {
-  const std::string ns = registry::MetaString(object, "namespace");
-  const std::string name = registry::MetaString(object, "name");
+std::optional<apimachinery::Status> CheckBinding(const Write& w) {
+  const auto& [spec, authorizer, policy, user, object, old, ns, name] = w;
   const json& ref = object.value("roleRef", json::object());
   const std::string kind = ref.is_object() ? ref.value("kind", "") : "";
   const std::string role = ref.is_object() ? ref.value("name", "") : "";
@@ -136,11 +137,10 @@ registry::AdmitFunc PreventRBACEscalation(authz::AuthorizerPtr authorizer,
             options.user->InGroup(authn::kSystemPrivilegedGroup)) {
           co_return std::nullopt;
         }
-        if (spec.plural == "roles" || spec.plural == "clusterroles") {
-          co_return CheckRole(spec, *authorizer, *policy, *options.user, object, old);
-        }
+        const Write w{spec, *authorizer, *policy, *options.user, object, old};
+        if (spec.plural == "roles" || spec.plural == "clusterroles") co_return CheckRole(w);
         if (spec.plural == "rolebindings" || spec.plural == "clusterrolebindings") {
-          co_return CheckBinding(spec, *authorizer, *policy, *options.user, object, old);
+          co_return CheckBinding(w);
         }
         co_return std::nullopt;
       };
