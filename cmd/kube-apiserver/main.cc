@@ -79,6 +79,8 @@ int main(int argc, char** argv) {
   (*storage)->Start();
   auto result = chain.Outermost().Run();
   (*storage)->Stop();
+  // What the audit buffers still hold is written before the process ends.
+  if (const auto& backend = completed->AuditSetup().backend) backend->Shutdown();
   if (!result) {
     KLOG_ERROR << "Error: " << result.error();
     return 1;

@@ -55,6 +55,7 @@ void Options::AddFlags(FlagSet& fs) {
   secure_serving.AddFlags(fs);
   authentication.AddFlags(fs);
   authorization.AddFlags(fs);
+  audit.AddFlags(fs);
   aggregator.AddFlags(fs);
   storage.AddFlags(fs);
   embedded.AddFlags(fs);
@@ -74,6 +75,7 @@ std::vector<std::string> Options::Validate() const {
   Append(errors, secure_serving.Validate());
   Append(errors, authentication.Validate());
   Append(errors, authorization.Validate());
+  Append(errors, audit.Validate());
   Append(errors, aggregator.Validate());
   Append(errors, storage.Validate());
   Append(errors, embedded.Validate());
@@ -125,6 +127,11 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
 
   if (std::ranges::find(o.authorization.modes, authz::kModeRBAC) != o.authorization.modes.end()) {
     done.rbac_policy_ = std::make_shared<authz::rbac::PolicyIndex>();
+  }
+  if (auto audit = NewAudit(o.audit)) {
+    done.audit_ = std::move(*audit);
+  } else {
+    errors.push_back(audit.error());
   }
   if (o.authentication.service_account_lookup) {
     done.service_account_lookup_ = std::make_shared<authn::ServiceAccountObjects>();
@@ -275,6 +282,8 @@ genericserver::Config CompletedOptions::GenericConfig() const {
   c.authenticator =
       authn::NewUnionAuthenticator(std::move(authenticators), o.authentication.anonymous_auth);
   c.authorizer = authz::NewFromModes(o.authorization.modes, rbac_policy_);
+  c.audit_policy = audit_.policy;
+  c.audit_backend = audit_.backend;
 
   c.max_requests_in_flight = o.generic.max_requests_inflight;
   c.max_mutating_requests_in_flight = o.generic.max_mutating_requests_inflight;

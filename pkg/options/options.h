@@ -14,6 +14,7 @@
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/storage/factory.h"
 #include "pkg/options/aggregator_options.h"
+#include "pkg/options/audit_options.h"
 #include "pkg/options/authentication_options.h"
 #include "pkg/options/authorization_options.h"
 #include "pkg/options/certificates.h"
@@ -37,6 +38,7 @@ struct Options {
   SecureServingOptions secure_serving;
   AuthenticationOptions authentication;
   AuthorizationOptions authorization;
+  AuditOptions audit;
   AggregatorOptions aggregator;
   StorageOptions storage;
   EmbeddedOptions embedded;
@@ -73,6 +75,9 @@ class CompletedOptions {
   }
   // The RBAC policy the RBAC mode decides with (null without that mode); the master feeds it.
   const std::shared_ptr<authz::rbac::PolicyIndex>& RBACPolicy() const { return rbac_policy_; }
+  // The audit policy and backends (null when nothing is audited); call Shutdown on the
+  // backend when the server stopped, so that what is buffered is written.
+  const Audit& AuditSetup() const { return audit_; }
   // What service-account tokens are checked against (null without --service-account-lookup);
   // the master feeds it.
   const std::shared_ptr<authn::ServiceAccountObjects>& ServiceAccountLookup() const {
@@ -100,6 +105,7 @@ class CompletedOptions {
   PKIFiles pki_;
   std::shared_ptr<authn::TokenFileAuthenticator> tokens_;
   std::shared_ptr<authz::rbac::PolicyIndex> rbac_policy_;
+  Audit audit_;
   std::shared_ptr<authn::ServiceAccountObjects> service_account_lookup_;
   std::string service_account_signing_key_;
   std::vector<std::string> service_account_public_keys_;  // PEM

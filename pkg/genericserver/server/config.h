@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "pkg/genericserver/audit/backend.h"
+#include "pkg/genericserver/audit/policy.h"
 #include "pkg/genericserver/authn/authenticator.h"
 #include "pkg/genericserver/authn/request_header.h"
 #include "pkg/genericserver/authz/authorizer.h"
@@ -34,6 +36,9 @@ struct Config {
   // removed from authenticated requests (the standard ones always are).
   std::shared_ptr<const authn::RequestHeaderConfig> request_header;
   authz::AuthorizerPtr authorizer;  // default: AlwaysAllow
+  // Both set: requests are audited (--audit-policy-file and a backend).
+  std::shared_ptr<const audit::Policy> audit_policy;
+  audit::BackendPtr audit_backend;
   std::shared_ptr<const endpoints::RequestInfoResolver> request_info_resolver;
   // Shared by every server of a chain: one set of counters, one shutdown.
   std::shared_ptr<Metrics> metrics;

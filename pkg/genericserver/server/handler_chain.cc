@@ -1,5 +1,6 @@
 #include "pkg/genericserver/server/handler_chain.h"
 
+#include "pkg/genericserver/endpoints/filters/audit.h"
 #include "pkg/genericserver/endpoints/filters/authentication.h"
 #include "pkg/genericserver/endpoints/filters/authorization.h"
 #include "pkg/genericserver/endpoints/filters/impersonation.h"
@@ -38,7 +39,12 @@ HandlerPtr BuildHandlerChain(Handler& director, const CompletedConfig& completed
   // Between authentication and the limit, as upstream: the impersonated user is the one
   // limited and authorized.
   h = filters::WithImpersonation(std::move(h), c.authorizer);
-  h = filters::WithAuthentication(std::move(h), c.authenticator, c.request_header);
+  // After authentication, before impersonation: the policy judges the authenticated user,
+  // the event names both.
+  h = filters::WithAudit(std::move(h), c.audit_policy, c.audit_backend);
+  h = filters::WithAuthentication(std::move(h), c.authenticator, c.request_header,
+                                  filters::WithFailedAuthenticationAudit(
+                                      filters::Unauthorized(), c.audit_policy, c.audit_backend));
   // Outside authentication so that a slow authenticator is bounded by the deadline too.
   h = filters::WithTimeout(std::move(h), c.request_timeout);
   // Counts and logs every answer below, 401s, 429s and 504s included.

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "pkg/genericserver/audit/metrics.h"
+
 namespace genericserver {
 namespace {
 
@@ -103,6 +105,7 @@ std::string Metrics::Render() const {
     out << "apiserver_request_total{" << Labels(key.first, "code", std::to_string(key.second))
         << "} " << n << "\n";
   }
+  out << audit::RenderMetrics();
   return out.str();
 }
 

@@ -10,6 +10,10 @@
 #include "pkg/genericserver/endpoints/request_info.h"
 #include "pkg/genericserver/server/request.h"
 
+namespace audit {
+class Context;
+}
+
 namespace genericserver {
 
 struct RequestContext {
@@ -20,6 +24,9 @@ struct RequestContext {
   // Set by WithTimeout for requests that are not long-running.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::string audit_id;
+  // Set by WithAudit while the request is audited (null otherwise): what the filters and
+  // handlers below add to its event (pkg/genericserver/audit/context.h).
+  audit::Context* audit = nullptr;
 };
 
 }  // namespace genericserver

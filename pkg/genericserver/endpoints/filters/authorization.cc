@@ -1,5 +1,6 @@
 #include "pkg/genericserver/endpoints/filters/authorization.h"
 
+#include "pkg/genericserver/audit/context.h"
 #include "pkg/genericserver/server/responses.h"
 #include "pkg/util/log.h"
 #include "pkg/util/strings.h"
@@ -16,7 +17,12 @@ class Authorization final : public Handler {
     static const authn::UserInfo kNobody;
     authz::Attributes attributes{ctx.user ? *ctx.user : kNobody, ctx.info};
     authz::AuthorizationResult r = authorizer_->Authorize(attributes);
-    if (r.decision == authz::Decision::kAllow) {
+    const bool allowed = r.decision == authz::Decision::kAllow;
+    if (ctx.audit) {
+      ctx.audit->AddAnnotation(audit::kDecisionAnnotation, allowed ? "allow" : "forbid");
+      ctx.audit->AddAnnotation(audit::kReasonAnnotation, r.reason);
+    }
+    if (allowed) {
       co_await next_->Serve(ctx, out);
       co_return;
     }

@@ -1,6 +1,7 @@
 #include "pkg/genericserver/endpoints/filters/impersonation.h"
 
 #include <algorithm>
+#include "pkg/genericserver/audit/context.h"
 
 #include "pkg/genericserver/server/responses.h"
 #include "pkg/util/log.h"
@@ -101,6 +102,7 @@ class Impersonation final : public Handler {
         name == authn::kAnonymousUser ? authn::kAllUnauthenticated : authn::kAllAuthenticated;
     if (!as.InGroup(everyone)) as.groups.push_back(everyone);
     KLOG_V(4) << "impersonating " << util::Quote(as.name) << " for " << util::Quote(requester.name);
+    if (ctx.audit) ctx.audit->LogImpersonatedUser(as);
     ctx.user = std::move(as);
     ctx.request.headers.Remove(kUser);
     ctx.request.headers.Remove(kGroup);

@@ -4,6 +4,7 @@
 
 #include "pkg/genericserver/apimachinery/protobuf/messages.h"
 #include "pkg/genericserver/apimachinery/yaml/yaml_json.h"
+#include "pkg/genericserver/audit/context.h"
 #include "pkg/genericserver/endpoints/handlers/field_validation.h"
 #include "pkg/genericserver/endpoints/handlers/options.h"
 #include "pkg/genericserver/endpoints/handlers/write_object.h"
@@ -147,6 +148,7 @@ registry::Result<WriteRequest> ReadWriteRequest(const RequestContext& ctx, Respo
   auto body = DecodeObject(ctx, &spec);
   if (body) body = CheckFields(ctx, out, spec, std::move(*body));
   if (!body) return std::unexpected(body.error());
+  if (ctx.audit) ctx.audit->LogRequestObject(*body);
   return WriteRequest{*options, std::move(*body)};
 }
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
+#include "pkg/genericserver/audit/context.h"
 #include "pkg/genericserver/endpoints/handlers/decode.h"
 #include "pkg/genericserver/endpoints/handlers/handlers.h"
 #include "pkg/genericserver/endpoints/handlers/options.h"
@@ -27,6 +28,7 @@ registry::Result<registry::DeleteOptions> ParseDeleteOptions(const RequestContex
           apimachinery::NewBadRequest("the DeleteOptions body is not an object"));
     }
     body = std::move(*parsed);
+    if (ctx.audit) ctx.audit->LogRequestObject(body);
   }
   const auto& q = ctx.request.query;
   o.propagation_policy = q.Get("propagationPolicy").value_or(body.value("propagationPolicy", ""));

@@ -8,6 +8,7 @@
 #include "pkg/genericserver/apimachinery/patch/json_patch.h"
 #include "pkg/genericserver/apimachinery/patch/merge_patch.h"
 #include "pkg/genericserver/apimachinery/patch/strategic_merge_patch.h"
+#include "pkg/genericserver/audit/context.h"
 #include "pkg/genericserver/endpoints/handlers/decode.h"
 #include "pkg/genericserver/endpoints/handlers/field_validation.h"
 #include "pkg/genericserver/endpoints/handlers/handlers.h"
@@ -47,6 +48,7 @@ Awaitable<void> ServePatch(RequestContext& ctx, ResponseWriter& out, const Scope
     co_await WriteError(ctx, out, scope, body.error());
     co_return;
   }
+  if (ctx.audit) ctx.audit->LogRequestPatch(*body);
   const registry::ResourceSpec& spec = scope.spec;
   const std::string name = scope.name;
   // The warnings of the last attempt win: each attempt starts from the stored object.
