@@ -19,7 +19,9 @@ void BufferedBackend::ProcessEvent(EventPtr event) {
     std::lock_guard lock(mu_);
     if (!stopping_ && buffer_.size() < options_.buffer_size) {
       buffer_.push_back(std::move(event));
-      wake_.notify_one();
+      // The thread waits for a first event, then for a full batch: waking it for any other
+      // would only cost a futex call and a context switch per event.
+      if (buffer_.size() == 1 || buffer_.size() == options_.max_batch_size) wake_.notify_one();
       return;
     }
     dropped = ++dropped_;

@@ -129,8 +129,10 @@ std::expected<BackendPtr, std::string> NewLogBackend(const LogOptions& options) 
   if (auto opened = file->Open(); !opened) return std::unexpected(opened.error());
   BufferOptions buffer;
   buffer.buffer_size = options.buffer_size;
-  // The thread writes whatever has gathered, in one write.
+  // The thread writes what gathered in 10 ms (or a full buffer), in one write: one wake-up
+  // per batch, not per event.
   buffer.max_batch_size = options.buffer_size;
+  buffer.max_batch_wait = std::chrono::milliseconds(10);
   return std::make_shared<BufferedBackend>(
       "log", buffer,
       [file](std::vector<EventPtr>& batch, const std::atomic<bool>&) { file->Write(batch); });
