@@ -198,21 +198,28 @@ class AuditingWriter final : public ResponseWriter {
   bool observed_ = false;
 };
 
+// The request's audit context, or std::nullopt when the policy gives it level None.
+std::optional<audit::Context> Begin(const audit::Policy& policy, const RequestContext& ctx,
+                                    const authn::UserInfo* user) {
+  audit::RequestAuditConfig config = audit::Evaluate(policy, user, ctx.info);
+  audit::CountLevel(config.level);
+  if (config.level == Level::kNone) return std::nullopt;
+  const Level level = config.level;
+  return std::make_optional<audit::Context>(std::move(config), NewEvent(ctx, level));
+}
+
 class Audit final : public Handler {
  public:
   Audit(HandlerPtr next, std::shared_ptr<const audit::Policy> policy, audit::BackendPtr backend)
       : next_(std::move(next)), policy_(std::move(policy)), auditor_(std::move(backend)) {}
 
   Awaitable<void> Serve(RequestContext& ctx, ResponseWriter& out) override {
-    audit::RequestAuditConfig config =
-        audit::Evaluate(*policy_, ctx.user ? &*ctx.user : nullptr, ctx.info);
-    audit::CountLevel(config.level);
-    if (config.level == Level::kNone) {
+    std::optional<audit::Context> began = Begin(*policy_, ctx, ctx.user ? &*ctx.user : nullptr);
+    if (!began) {
       co_await next_->Serve(ctx, out);
       co_return;
     }
-    const Level level = config.level;
-    audit::Context ac(std::move(config), NewEvent(ctx, level));
+    audit::Context& ac = *began;
     auditor_.Emit(ac, Stage::kRequestReceived);
     const bool long_running = endpoints::IsLongRunning(ctx.info);
     AuditingWriter writer(out, ac, auditor_, long_running,
@@ -248,15 +255,12 @@ class FailedAuthenticationAudit final : public Handler {
       : failed_(std::move(failed)), policy_(std::move(policy)), auditor_(std::move(backend)) {}
 
   Awaitable<void> Serve(RequestContext& ctx, ResponseWriter& out) override {
-    audit::RequestAuditConfig config = audit::Evaluate(*policy_, nullptr, ctx.info);
-    audit::CountLevel(config.level);
-    if (config.level == Level::kNone) {
+    std::optional<audit::Context> began = Begin(*policy_, ctx, nullptr);
+    if (!began) {
       co_await failed_->Serve(ctx, out);
       co_return;
     }
-    const Level level = config.level;
-    audit::Context ac(std::move(config), NewEvent(ctx, level));
-    AuditingWriter writer(out, ac, auditor_, true, false);
+    AuditingWriter writer(out, *began, auditor_, true, false);
     co_await failed_->Serve(ctx, writer);
   }
 
