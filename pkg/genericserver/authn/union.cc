@@ -7,6 +7,18 @@
 namespace authn {
 namespace {
 
+// Whether the request carries a bearer token ("Bearer <token>", the scheme in any case), as
+// upstream's bearer-token authenticator reads the header.
+bool HasBearerToken(const genericserver::Request& request) {
+  const std::string_view auth = util::TrimSpace(request.headers.Get("Authorization").value_or(""));
+  const size_t space = auth.find(' ');
+  if (space == std::string_view::npos || !util::EqualsIgnoreCase(auth.substr(0, space), "bearer")) {
+    return false;
+  }
+  const std::string_view rest = auth.substr(space + 1);
+  return !rest.substr(0, rest.find(' ')).empty();
+}
+
 class UnionAuthenticator final : public Authenticator {
  public:
   UnionAuthenticator(std::vector<AuthenticatorPtr> list, bool anonymous)
@@ -28,6 +40,8 @@ class UnionAuthenticator final : public Authenticator {
         return user;
       }
     }
+    // A token nobody accepted is refused, not taken for anonymous, as upstream refuses it.
+    if (errors.empty() && HasBearerToken(request)) errors.push_back(kInvalidBearerToken);
     if (!errors.empty()) return std::unexpected(util::Join(errors, ", "));
     if (!anonymous_) return std::nullopt;
     UserInfo anon;

@@ -93,4 +93,10 @@ TEST_CASE("union: first user wins, errors beat anonymous, groups are added") {
   auto nobody = without->Authenticate(WithToken(""));
   REQUIRE(nobody);
   CHECK_FALSE(*nobody);
+  // A bearer token that no authenticator claims is refused, not taken for anonymous.
+  auto no_tokens = authn::NewUnionAuthenticator({}, true);
+  auto unclaimed = no_tokens->Authenticate(WithToken("not-a-jwt"));
+  REQUIRE_FALSE(unclaimed);
+  CHECK(unclaimed.error() == "invalid bearer token");
+  CHECK(no_tokens->Authenticate(WithToken("")));
 }
