@@ -1,5 +1,6 @@
 #include "pkg/util/strings.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -108,6 +109,10 @@ std::string Quote(std::string_view s) {
   }
   out += '"';
   return out;
+}
+
+bool Contains(const std::vector<std::string>& list, std::string_view s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
 }
 
 std::string QuoteList(const std::vector<std::string>& list) {

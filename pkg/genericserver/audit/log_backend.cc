@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 
 #include "pkg/genericserver/audit/metrics.h"
 #include "pkg/util/log.h"
@@ -17,6 +19,31 @@ namespace audit {
 namespace {
 
 namespace fs = std::filesystem;
+using TimePoint = std::chrono::system_clock::time_point;
+
+// "2006-01-02T15-04-05.000": the UTC time of a rotation in the backup's name, fixed width so
+// that backups sort by name as by time.
+constexpr size_t kStampLength = 23;
+
+// The rotation time a backup's name holds, or std::nullopt when the name is not one of
+// <stem>-<stamp><ext>.
+std::optional<TimePoint> BackupTime(const std::string& name, const std::string& stem,
+                                    const std::string& ext) {
+  if (name.size() != stem.size() + 1 + kStampLength + ext.size() || !name.starts_with(stem + "-") ||
+      !name.ends_with(ext)) {
+    return std::nullopt;
+  }
+  std::tm utc{};
+  int millis = 0;
+  if (std::sscanf(name.c_str() + stem.size() + 1, "%4d-%2d-%2dT%2d-%2d-%2d.%3d", &utc.tm_year,
+                  &utc.tm_mon, &utc.tm_mday, &utc.tm_hour, &utc.tm_min, &utc.tm_sec,
+                  &millis) != 7) {
+    return std::nullopt;
+  }
+  utc.tm_year -= 1900;
+  utc.tm_mon -= 1;
+  return std::chrono::system_clock::from_time_t(timegm(&utc)) + std::chrono::milliseconds(millis);
+}
 
 // The file and its rotation; used by the backend's thread only.
 class LogFile {
@@ -93,26 +120,21 @@ class LogFile {
     if (options_.max_backups <= 0 && options_.max_age_days <= 0) return;
     const fs::path path(options_.path);
     const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-    // Backups sort by name as by time: the stamp is fixed width.
-    std::vector<fs::path> backups;
+    std::vector<std::pair<TimePoint, fs::path>> backups;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      const std::string name = entry.path().filename().string();
-      if (name.size() == stem.size() + 1 + 23 + ext.size() && name.starts_with(stem + "-") &&
-          name.ends_with(ext)) {
-        backups.push_back(entry.path());
+      if (auto at = BackupTime(entry.path().filename().string(), stem, ext)) {
+        backups.emplace_back(*at, entry.path());
       }
     }
-    std::ranges::sort(backups, std::greater<>());
+    std::ranges::sort(backups, std::greater<>());  // newest first
     const auto now = std::chrono::system_clock::now();
     for (size_t i = 0; i < backups.size(); ++i) {
-      bool remove = options_.max_backups > 0 && i >= static_cast<size_t>(options_.max_backups);
-      if (!remove && options_.max_age_days > 0) {
-        auto written = fs::last_write_time(backups[i], ec);
-        const auto age = std::chrono::file_clock::to_sys(written);
-        remove = !ec && now - age > std::chrono::hours(24) * options_.max_age_days;
-      }
-      if (remove) fs::remove(backups[i], ec);
+      const bool remove =
+          (options_.max_backups > 0 && i >= static_cast<size_t>(options_.max_backups)) ||
+          (options_.max_age_days > 0 &&
+           now - backups[i].first > std::chrono::hours(24) * options_.max_age_days);
+      if (remove) fs::remove(backups[i].second, ec);
     }
   }
 

@@ -3,7 +3,8 @@
 // form) appended to a file, or to stdout for "-". The file is rotated as upstream's (lumberjack)
 // rotates it: when a write would take it past max_size_mb (0: 100 MB) it is renamed to <name>-<UTC
 // time as 2006-01-02T15-04-05.000><ext> and a new one started; then backups past max_backups (0:
-// all kept) and older than max_age_days (0: any age) are removed.
+// all kept) and those rotated more than max_age_days ago (0: any age, by the time in the name)
+// are removed.
 //
 // Threads: writes happen on the BufferedBackend's thread only.
 

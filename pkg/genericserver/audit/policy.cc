@@ -19,10 +19,6 @@ constexpr std::array<std::string_view, 4> kLevels = {"None", "Metadata", "Reques
 constexpr std::array<std::string_view, 4> kStages = {"RequestReceived", "ResponseStarted",
                                                      "ResponseComplete", "Panic"};
 
-bool Has(const std::vector<std::string>& list, std::string_view s) {
-  return std::ranges::find(list, s) != list.end();
-}
-
 // Reads the policy's JSON, noting each problem under its field path.
 class Reader {
  public:
@@ -138,14 +134,14 @@ bool PathMatches(std::string_view path, std::string_view spec) {
 
 bool MatchesResource(const PolicyRule& r, const endpoints::RequestInfo& info) {
   if (!info.is_resource_request) return false;
-  if (!r.namespaces.empty() && !Has(r.namespaces, info.namespace_)) return false;
+  if (!r.namespaces.empty() && !util::Contains(r.namespaces, info.namespace_)) return false;
   if (r.resources.empty()) return true;
   const std::string combined =
       info.subresource.empty() ? info.resource : info.resource + "/" + info.subresource;
   for (const GroupResources& gr : r.resources) {
     if (gr.group != info.api_group) continue;
     if (gr.resources.empty()) return true;
-    if (!gr.resource_names.empty() && !Has(gr.resource_names, info.name)) continue;
+    if (!gr.resource_names.empty() && !util::Contains(gr.resource_names, info.name)) continue;
     for (const std::string& res : gr.resources) {
       if (res == combined || res == "*") return true;
       if (!info.subresource.empty() && res.starts_with("*/") &&
@@ -161,15 +157,15 @@ bool MatchesResource(const PolicyRule& r, const endpoints::RequestInfo& info) {
 }
 
 bool Matches(const PolicyRule& r, const authn::UserInfo* user, const endpoints::RequestInfo& info) {
-  if (!r.users.empty() && (!user || !Has(r.users, user->name))) return false;
+  if (!r.users.empty() && (!user || !util::Contains(r.users, user->name))) return false;
   if (!r.user_groups.empty()) {
     if (!user) return false;
-    if (std::ranges::none_of(user->groups,
-                             [&](const std::string& g) { return Has(r.user_groups, g); })) {
+    if (std::ranges::none_of(
+            user->groups, [&](const std::string& g) { return util::Contains(r.user_groups, g); })) {
       return false;
     }
   }
-  if (!r.verbs.empty() && !Has(r.verbs, info.verb)) return false;
+  if (!r.verbs.empty() && !util::Contains(r.verbs, info.verb)) return false;
   if (!r.namespaces.empty() || !r.resources.empty()) return MatchesResource(r, info);
   if (!r.non_resource_urls.empty()) {
     if (info.is_resource_request) return false;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "pkg/genericserver/authz/rbac/policy_rule.h"
+
 namespace master::bootstrap {
 namespace {
 
@@ -18,65 +20,6 @@ std::vector<std::string> Strings(const json& object, const char* key) {
   }
   return out;
 }
-
-bool Has(const std::vector<std::string>& set, const std::string& item) {
-  return std::find(set.begin(), set.end(), item) != set.end();
-}
-
-bool HasAll(const std::vector<std::string>& set, const std::vector<std::string>& items) {
-  return std::all_of(items.begin(), items.end(),
-                     [&set](const std::string& i) { return Has(set, i); });
-}
-
-// A resource is covered by itself, by "*", or (a subresource) by "*/<subresource>".
-bool ResourcesCovered(const std::vector<std::string>& owner,
-                      const std::vector<std::string>& resources) {
-  if (Has(owner, "*") || HasAll(owner, resources)) return true;
-  for (const std::string& r : resources) {
-    if (Has(owner, r)) continue;
-    const size_t slash = r.find('/');
-    if (slash == std::string::npos || !Has(owner, "*" + r.substr(slash))) return false;
-  }
-  return true;
-}
-
-// "/a/*" covers every path starting with "/a/"; otherwise only the same path.
-bool URLCovered(const std::string& owner, const std::string& path) {
-  if (owner == path) return true;
-  if (owner.empty() || owner.back() != '*') return false;
-  const std::string prefix = owner.substr(0, owner.find_last_not_of('*') + 1);
-  return path.starts_with(prefix);
-}
-
-bool URLsCovered(const std::vector<std::string>& owner, const std::vector<std::string>& paths) {
-  return std::all_of(paths.begin(), paths.end(), [&owner](const std::string& p) {
-    return std::any_of(owner.begin(), owner.end(),
-                       [&p](const std::string& o) { return URLCovered(o, p); });
-  });
-}
-
-// A rule's lists, read once.
-struct Rule {
-  explicit Rule(const json& r)
-      : verbs(Strings(r, "verbs")),
-        groups(Strings(r, "apiGroups")),
-        resources(Strings(r, "resources")),
-        names(Strings(r, "resourceNames")),
-        urls(Strings(r, "nonResourceURLs")) {}
-  std::vector<std::string> verbs, groups, resources, names, urls;
-};
-
-bool RuleCovers(const Rule& owner, const Rule& sub) {
-  const bool verbs = Has(owner.verbs, "*") || HasAll(owner.verbs, sub.verbs);
-  const bool groups = Has(owner.groups, "*") || HasAll(owner.groups, sub.groups);
-  const bool resources = ResourcesCovered(owner.resources, sub.resources);
-  const bool urls = URLsCovered(owner.urls, sub.urls);
-  const bool names = sub.names.empty() ? owner.names.empty()
-                                       : owner.names.empty() || HasAll(owner.names, sub.names);
-  return verbs && groups && resources && names && urls;
-}
-
-json Array(const std::string& value) { return json::array({value}); }
 
 json Labels(const json& object, const char* key) {
   const json& meta = object.value("metadata", json::object());
@@ -151,49 +94,27 @@ bool SameSubject(const json& a, const json& b) {
 
 }  // namespace
 
-std::vector<json> BreakdownRule(const json& rule) {
-  std::vector<json> out;
-  const auto verbs = Strings(rule, "verbs");
-  const auto names = Strings(rule, "resourceNames");
-  for (const std::string& group : Strings(rule, "apiGroups")) {
-    for (const std::string& resource : Strings(rule, "resources")) {
-      for (const std::string& verb : verbs) {
-        json sub = {
-            {"apiGroups", Array(group)}, {"resources", Array(resource)}, {"verbs", Array(verb)}};
-        if (names.empty()) {
-          out.push_back(std::move(sub));
-          continue;
-        }
-        for (const std::string& name : names) {
-          json named = sub;
-          named["resourceNames"] = Array(name);
-          out.push_back(std::move(named));
-        }
-      }
-    }
-  }
-  for (const std::string& url : Strings(rule, "nonResourceURLs")) {
-    for (const std::string& verb : verbs) {
-      out.push_back({{"nonResourceURLs", Array(url)}, {"verbs", Array(verb)}});
-    }
-  }
-  return out;
-}
-
 std::vector<json> UncoveredRules(const json& owner_rules, const json& servant_rules) {
+  // The same breakdown and coverage as the escalation check's, as upstream reconciles with
+  // the validation package's Covers.
+  auto rules = [](const json& list) {
+    std::vector<authz::rbac::PolicyRule> out;
+    if (list.is_array()) {
+      for (const json& rule : list) out.push_back(authz::rbac::RuleFromJSON(rule));
+    }
+    return out;
+  };
   std::vector<json> uncovered;
   if (!servant_rules.is_array()) return uncovered;
-  std::vector<Rule> owners;
-  if (owner_rules.is_array()) {
-    for (const json& owner : owner_rules) owners.emplace_back(owner);
-  }
-  for (const json& servant : servant_rules) {
-    for (json& sub : BreakdownRule(servant)) {
-      const Rule broken(sub);
-      const bool covered = std::any_of(owners.begin(), owners.end(),
-                                       [&broken](const Rule& o) { return RuleCovers(o, broken); });
-      if (!covered) uncovered.push_back(std::move(sub));
-    }
+  for (const authz::rbac::PolicyRule& r :
+       authz::rbac::Uncovered(rules(owner_rules), rules(servant_rules))) {
+    json rule = json::object();
+    if (!r.api_groups.empty()) rule["apiGroups"] = r.api_groups;
+    if (!r.resources.empty()) rule["resources"] = r.resources;
+    if (!r.resource_names.empty()) rule["resourceNames"] = r.resource_names;
+    if (!r.non_resource_urls.empty()) rule["nonResourceURLs"] = r.non_resource_urls;
+    rule["verbs"] = r.verbs;
+    uncovered.push_back(std::move(rule));
   }
   return uncovered;
 }

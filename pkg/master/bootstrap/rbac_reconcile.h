@@ -27,8 +27,6 @@ struct ReconcileResult {
   std::vector<nlohmann::json> missing;  // rules or subjects the stored object lacked
 };
 
-// One rule per (group, resource, verb[, name]) and per (non-resource URL, verb).
-std::vector<nlohmann::json> BreakdownRule(const nlohmann::json& rule);
 // The broken-down servant rules no owner rule covers (empty: the owner covers them all).
 std::vector<nlohmann::json> UncoveredRules(const nlohmann::json& owner_rules,
                                            const nlohmann::json& servant_rules);

@@ -15,11 +15,8 @@ using nlohmann::json;
 
 constexpr std::string_view kAll = "*";
 
-bool Has(const std::vector<std::string>& set, std::string_view s) {
-  return std::ranges::find(set, s) != set.end();
-}
 bool HasAll(const std::vector<std::string>& set, const std::vector<std::string>& wanted) {
-  return std::ranges::all_of(wanted, [&](const std::string& s) { return Has(set, s); });
+  return std::ranges::all_of(wanted, [&](const std::string& s) { return util::Contains(set, s); });
 }
 
 std::vector<std::string> Strings(const json& rule, const char* field) {
@@ -54,18 +51,19 @@ bool ResourceMatches(const PolicyRule& rule, const std::string& combined,
 
 // Every resource in `wanted` is in `held`, as itself, through "*", or as "*/<sub>".
 bool ResourcesCover(const std::vector<std::string>& held, const std::vector<std::string>& wanted) {
-  if (Has(held, kAll)) return true;
+  if (util::Contains(held, kAll)) return true;
   for (const std::string& r : wanted) {
-    if (Has(held, r)) continue;
+    if (util::Contains(held, r)) continue;
     const size_t slash = r.find('/');
-    if (slash == std::string::npos || !Has(held, "*" + r.substr(slash))) return false;
+    if (slash == std::string::npos || !util::Contains(held, "*" + r.substr(slash))) return false;
   }
   return true;
 }
 
 bool Covers(const PolicyRule& held, const PolicyRule& part) {
-  if (!Has(held.verbs, kAll) && !HasAll(held.verbs, part.verbs)) return false;
-  if (!Has(held.api_groups, kAll) && !HasAll(held.api_groups, part.api_groups)) return false;
+  if (!util::Contains(held.verbs, kAll) && !HasAll(held.verbs, part.verbs)) return false;
+  if (!util::Contains(held.api_groups, kAll) && !HasAll(held.api_groups, part.api_groups))
+    return false;
   if (!ResourcesCover(held.resources, part.resources)) return false;
   for (const std::string& path : part.non_resource_urls) {
     if (std::ranges::none_of(held.non_resource_urls, [&](const std::string& h) {
@@ -117,16 +115,17 @@ std::vector<PolicyRule> RulesOf(const json& role) {
 }
 
 bool RuleAllows(const endpoints::RequestInfo& r, const PolicyRule& rule) {
-  if (!Has(rule.verbs, kAll) && !Has(rule.verbs, r.verb)) return false;
+  if (!util::Contains(rule.verbs, kAll) && !util::Contains(rule.verbs, r.verb)) return false;
   if (!r.is_resource_request) {
     return std::ranges::any_of(rule.non_resource_urls,
                                [&](const std::string& u) { return PathMatches(u, r.path); });
   }
-  if (!Has(rule.api_groups, kAll) && !Has(rule.api_groups, r.api_group)) return false;
+  if (!util::Contains(rule.api_groups, kAll) && !util::Contains(rule.api_groups, r.api_group))
+    return false;
   const std::string combined =
       r.subresource.empty() ? r.resource : r.resource + "/" + r.subresource;
   if (!ResourceMatches(rule, combined, r.subresource)) return false;
-  return rule.resource_names.empty() || Has(rule.resource_names, r.name);
+  return rule.resource_names.empty() || util::Contains(rule.resource_names, r.name);
 }
 
 std::vector<PolicyRule> Uncovered(const std::vector<PolicyRule>& held,

@@ -1,5 +1,10 @@
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -9,6 +14,7 @@
 #include "pkg/genericserver/audit/buffered_backend.h"
 #include "pkg/genericserver/audit/context.h"
 #include "pkg/genericserver/audit/event.h"
+#include "pkg/genericserver/audit/log_backend.h"
 #include "pkg/genericserver/audit/metrics.h"
 #include "pkg/genericserver/audit/policy.h"
 
@@ -226,4 +232,39 @@ TEST_CASE("a full buffer drops events and counts them instead of blocking") {
     backend.Shutdown();  // writes what the buffer holds
   }
   CHECK(written == 3);
+}
+
+TEST_CASE("the log rotates by size and removes backups older than max age by their names") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("kas-audit-log-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path old_backup = dir / "audit-2020-01-02T03-04-05.000.log";
+  const fs::path unrelated = dir / "audit-notastamp-at-all-xxxxxx.log";
+  std::ofstream(old_backup) << "{}\n";
+  std::ofstream(unrelated) << "{}\n";
+  audit::LogOptions options;
+  options.path = (dir / "audit.log").string();
+  options.max_size_mb = 1;
+  options.max_age_days = 1;
+  auto big = std::make_shared<audit::Event>();
+  big->request_object = "\"" + std::string(700 << 10, 'x') + "\"";
+  for (int round = 0; round < 2; ++round) {  // the second write passes 1 MB: a rotation
+    auto backend = audit::NewLogBackend(options);
+    REQUIRE(backend);
+    (*backend)->ProcessEvent(big);
+    (*backend)->Shutdown();
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::ranges::sort(names);
+  REQUIRE(names.size() == 3);
+  CHECK(names[0].size() == std::string("audit-2020-01-02T03-04-05.000.log").size());
+  CHECK(names[0] != old_backup.filename().string());  // the old one is gone, the new kept
+  CHECK(names[1] == "audit-notastamp-at-all-xxxxxx.log");
+  CHECK(names[2] == "audit.log");
+  CHECK(fs::file_size(dir / "audit.log") > (700 << 10));
+  fs::remove_all(dir);
 }
