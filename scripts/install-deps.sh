@@ -7,7 +7,7 @@ set -euo pipefail
 
 build_pkgs=(
   g++ cmake ninja-build ccache make git
-  libboost-dev libssl-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev
+  libboost-dev libssl-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev libsodium-dev
   openssl ca-certificates curl
 )
 # Go and the two Go libraries build test/tools/openapi_v2_check (kubectl's OpenAPI v2 parser).

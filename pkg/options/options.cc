@@ -11,6 +11,7 @@
 #include "pkg/genericserver/authn/token_file.h"
 #include "pkg/genericserver/authn/union.h"
 #include "pkg/genericserver/authn/x509.h"
+#include "pkg/genericserver/storage/value/encryption_config.h"
 #include "pkg/options/admin_kubeconfig.h"
 #include "pkg/pki/pki.h"
 #include "pkg/util/file.h"
@@ -133,6 +134,15 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
   } else {
     errors.push_back(audit.error());
   }
+  if (!o.storage.encryption_provider_config.empty()) {
+    auto encryption = storage::value::LoadEncryptionConfig(o.storage.encryption_provider_config);
+    if (encryption) {
+      done.encryption_ =
+          std::make_shared<const storage::value::EncryptionConfig>(std::move(*encryption));
+    } else {
+      errors.push_back("--encryption-provider-config: " + encryption.error());
+    }
+  }
   if (o.authentication.service_account_lookup) {
     done.service_account_lookup_ = std::make_shared<authn::ServiceAccountObjects>();
   }
@@ -240,6 +250,7 @@ storage::StorageConfig CompletedOptions::StorageConfig() const {
   c.etcd_cert_file = o.storage.etcd_certfile;
   c.etcd_key_file = o.storage.etcd_keyfile;
   c.prefix = o.storage.etcd_prefix;
+  c.encryption = encryption_;
   c.compaction.window = o.storage.compaction_interval;
   // Look often enough that history is never kept much longer than the window.
   c.compaction.interval = std::clamp<util::Duration>(

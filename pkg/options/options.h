@@ -107,6 +107,7 @@ class CompletedOptions {
   std::shared_ptr<authz::rbac::PolicyIndex> rbac_policy_;
   Audit audit_;
   std::shared_ptr<authn::ServiceAccountObjects> service_account_lookup_;
+  std::shared_ptr<const storage::value::EncryptionConfig> encryption_;
   std::string service_account_signing_key_;
   std::vector<std::string> service_account_public_keys_;  // PEM
   std::string proxy_client_cert_file_;

@@ -20,6 +20,10 @@ void StorageOptions::AddFlags(FlagSet& fs) {
   fs.Duration("etcd-compaction-interval", &compaction_interval,
               "How much history storage keeps: older revisions (beyond the newest 1000) are "
               "compacted, for every backend. 0 turns compaction off.");
+  fs.String("encryption-provider-config", &encryption_provider_config,
+            "The file (apiserver.config.k8s.io/v1 EncryptionConfiguration, YAML or JSON) "
+            "that says which resources are encrypted in storage and with which providers and "
+            "keys (aescbc, aesgcm, secretbox, identity); read at start.");
 }
 
 std::vector<std::string> StorageOptions::Validate() const {
@@ -52,6 +56,11 @@ std::vector<std::string> StorageOptions::Validate() const {
   }
   if (compaction_interval.count() < 0) {
     errors.push_back("--etcd-compaction-interval can not be negative value");
+  }
+  if (!encryption_provider_config.empty() &&
+      !std::filesystem::is_regular_file(encryption_provider_config)) {
+    errors.push_back("--encryption-provider-config " + util::Quote(encryption_provider_config) +
+                     ": no such file");
   }
   if (etcd_prefix.empty() || etcd_prefix.front() != '/') {
     errors.push_back("--etcd-prefix " + util::Quote(etcd_prefix) + " must start with \"/\"");

@@ -1,5 +1,5 @@
 #pragma once
-// --storage-backend, --etcd-servers, --etcd-prefix.
+// --storage-backend, --etcd-servers, --etcd-prefix, --encryption-provider-config.
 
 #include <string>
 #include <vector>
@@ -22,6 +22,8 @@ struct StorageOptions {
   // History older than this is compacted away (watches and continue tokens older get
   // 410 Expired); 0 turns compaction off.
   util::Duration compaction_interval = std::chrono::minutes(5);
+  // An EncryptionConfiguration: which resources are encrypted at rest, and how.
+  std::string encryption_provider_config;
 
   void AddFlags(FlagSet& fs);
   std::vector<std::string> Validate() const;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "pkg/genericserver/audit/metrics.h"
+#include "pkg/genericserver/storage/value/metrics.h"
 
 namespace genericserver {
 namespace {
@@ -106,6 +107,7 @@ std::string Metrics::Render() const {
         << "} " << n << "\n";
   }
   out << audit::RenderMetrics();
+  out << storage::value::RenderMetrics();
   return out.str();
 }
 

@@ -5,6 +5,8 @@
 #include "pkg/genericserver/storage/memory/memory_kv.h"
 #include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
 #include "pkg/genericserver/storage/store.h"
+#include "pkg/genericserver/storage/transforming_kv.h"
+#include "pkg/genericserver/storage/value/encryption_config.h"
 #include "pkg/util/log.h"
 
 namespace storage {
@@ -34,6 +36,11 @@ std::expected<std::unique_ptr<StorageFactory>, std::string> StorageFactory::Open
   } else {
     return std::unexpected("storage backend " + config.backend + " is not available");
   }
+  if (config.encryption) {
+    f->encryption_ = config.encryption;
+    f->transforming_ = std::make_shared<TransformingKV>(f->kv_, config.prefix);
+    f->kv_ = f->transforming_;
+  }
   f->store_ = std::make_shared<Store>(f->kv_, config.prefix);
   f->compactor_ = std::make_unique<Compactor>(f->store_, config.compaction, io);
   std::string where;
@@ -49,6 +56,16 @@ std::shared_ptr<Interface> StorageFactory::ForResource(const std::string& resour
   std::lock_guard lock(mu_);
   auto& cacher = cachers_[resource_prefix];
   if (!cacher) {
+    if (transforming_) {
+      // The prefix is "/<resource>/" for the core group, "/<group>/<resource>/" otherwise.
+      std::string_view p = std::string_view(resource_prefix).substr(1);
+      p.remove_suffix(p.ends_with('/') ? 1 : 0);
+      size_t slash = p.find('/');
+      auto transformer = slash == std::string_view::npos
+                             ? encryption_->ForResource("", p)
+                             : encryption_->ForResource(p.substr(0, slash), p.substr(slash + 1));
+      if (transformer) transforming_->SetTransformer(resource_prefix, std::move(transformer));
+    }
     CacherOptions options;
     options.resource_prefix = resource_prefix;
     cacher = std::make_shared<Cacher>(store_, options, *io_);

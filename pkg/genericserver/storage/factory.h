@@ -19,6 +19,10 @@ class io_context;
 namespace storage {
 
 class Cacher;
+class TransformingKV;
+namespace value {
+class EncryptionConfig;
+}
 
 struct StorageConfig {
   std::string backend = "sqlite";         // sqlite | etcd3 | memory
@@ -29,6 +33,8 @@ struct StorageConfig {
   std::string etcd_key_file;
   std::string prefix = "/registry";
   CompactorOptions compaction;
+  // --encryption-provider-config; null: values are stored as they are.
+  std::shared_ptr<const value::EncryptionConfig> encryption;
 };
 
 class StorageFactory {
@@ -57,6 +63,9 @@ class StorageFactory {
   std::string backend_;
   boost::asio::io_context* io_ = nullptr;
   std::shared_ptr<KV> kv_;
+  // The encrypting layer over the backend (kv_ is it), when there is a configuration.
+  std::shared_ptr<TransformingKV> transforming_;
+  std::shared_ptr<const value::EncryptionConfig> encryption_;
   std::shared_ptr<Interface> store_;
   std::unique_ptr<Compactor> compactor_;
   mutable std::mutex mu_;

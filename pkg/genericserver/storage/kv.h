@@ -26,6 +26,9 @@ struct KeyValue {
   std::shared_ptr<const std::string> value;
   int64_t create_revision = 0;
   int64_t mod_revision = 0;
+  // Read through another transformer than writes use (an encryption key being rotated
+  // away from): an update writes it again even when nothing changed.
+  bool stale = false;
 };
 
 struct RangeOptions {

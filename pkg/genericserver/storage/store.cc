@@ -280,7 +280,7 @@ Awaitable<Result<ObjectPtr>> Store::GuaranteedUpdate(std::string key, Preconditi
     }
     auto stripped = Strip(key, *updated);
     if (!stripped) co_return std::unexpected(stripped.error());
-    if (current && *stripped == *current->value) {
+    if (current && !current->stale && *stripped == *current->value) {
       // Nothing changed: no write, no new resourceVersion, no event.
       if (!fresh) {
         if (auto r = co_await refresh(); !r) co_return std::unexpected(r.error());
