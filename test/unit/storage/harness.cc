@@ -12,6 +12,7 @@
 #include "pkg/genericserver/storage/memory/memory_kv.h"
 #include "pkg/genericserver/storage/sqlite/sqlite_kv.h"
 #include "pkg/genericserver/storage/store.h"
+#include "pkg/genericserver/storage/transforming_kv.h"
 #include "test/unit/storage/etcd_fixture.h"
 
 namespace storagetest {
@@ -45,6 +46,18 @@ std::string MakeTempDir(const std::string& tag) {
 }
 
 namespace {
+// Memory behind the transforming KV, configmaps sealed with AES-GCM: the whole suite
+// through encryption at rest.
+std::shared_ptr<storage::Interface> EncryptedMemoryStore() {
+  auto kv = std::make_shared<storage::TransformingKV>(storage::MemoryKV::New(), "/registry");
+  kv->SetTransformer("/configmaps/",
+                     storage::value::NewPrefixTransformers(
+                         {{"k8s:enc:aesgcm:v1:k:",
+                           storage::value::NewAESGCMTransformer(std::string(32, 'k')), ""}},
+                         "no matching prefix found"));
+  return std::make_shared<storage::Store>(kv, "/registry");
+}
+
 std::shared_ptr<storage::Interface> SqliteStore() {
   std::string dir = MakeTempDir("sqlite");
   storage::SqliteOptions options;
@@ -106,6 +119,8 @@ const std::vector<Backend>& AllBackends() {
          return std::make_shared<storage::Store>(storage::MemoryKV::New(), "/registry");
        })},
       {"cacher-sqlite", Cached(SqliteStore)},
+      {"encrypted-memory", EncryptedMemoryStore},
+      {"cacher-encrypted-memory", Cached(EncryptedMemoryStore)},
       {"cacher-etcd3", Cached(EtcdStore)},
   };
   return backends;
