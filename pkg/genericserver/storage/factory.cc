@@ -64,7 +64,10 @@ std::shared_ptr<Interface> StorageFactory::ForResource(const std::string& resour
       auto transformer = slash == std::string_view::npos
                              ? encryption_->ForResource("", p)
                              : encryption_->ForResource(p.substr(0, slash), p.substr(slash + 1));
-      if (transformer) transforming_->SetTransformer(resource_prefix, std::move(transformer));
+      // A resource the configuration does not name is stored plain, and its encrypted
+      // values are refused by name (as upstream's default identity transformer).
+      if (!transformer) transformer = value::NewIdentityTransformer();
+      transforming_->SetTransformer(resource_prefix, std::move(transformer));
     }
     CacherOptions options;
     options.resource_prefix = resource_prefix;
