@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <boost/asio/io_context.hpp>
+
 #include "pkg/genericserver/authn/request_header.h"
 #include "pkg/genericserver/authn/service_account_token.h"
 #include "pkg/genericserver/authn/token_file.h"
@@ -14,6 +16,7 @@
 #include "pkg/genericserver/storage/value/encryption_config.h"
 #include "pkg/options/admin_kubeconfig.h"
 #include "pkg/pki/pki.h"
+#include "pkg/plugin/authorizer/webhook.h"
 #include "pkg/util/file.h"
 #include "pkg/util/log.h"
 
@@ -128,6 +131,20 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
 
   if (std::ranges::find(o.authorization.modes, authz::kModeRBAC) != o.authorization.modes.end()) {
     done.rbac_policy_ = std::make_shared<authz::rbac::PolicyIndex>();
+  }
+  done.io_ = std::make_shared<boost::asio::io_context>();
+  if (!o.authorization.webhook_config_file.empty()) {
+    authz::WebhookAuthorizerOptions webhook;
+    webhook.config_file = o.authorization.webhook_config_file;
+    webhook.version = o.authorization.webhook_version;
+    webhook.authorized_ttl = o.authorization.webhook_cache_authorized_ttl;
+    webhook.unauthorized_ttl = o.authorization.webhook_cache_unauthorized_ttl;
+    auto authorizer = authz::NewWebhookAuthorizer(webhook, done.io_->get_executor());
+    if (authorizer) {
+      done.webhook_authorizer_ = *authorizer;
+    } else {
+      errors.push_back("--authorization-webhook-config-file: " + authorizer.error());
+    }
   }
   if (auto audit = NewAudit(o.audit)) {
     done.audit_ = std::move(*audit);
@@ -261,6 +278,7 @@ storage::StorageConfig CompletedOptions::StorageConfig() const {
 genericserver::Config CompletedOptions::GenericConfig() const {
   const Options& o = options_;
   genericserver::Config c;
+  c.io = io_;
   c.secure_serving.bind_address = o.secure_serving.bind_address;
   c.secure_serving.port = o.secure_serving.secure_port;
   if (o.secure_serving.tls_cert_file.empty()) {
@@ -292,7 +310,7 @@ genericserver::Config CompletedOptions::GenericConfig() const {
       o.authentication.api_audiences, service_account_lookup_));
   c.authenticator =
       authn::NewUnionAuthenticator(std::move(authenticators), o.authentication.anonymous_auth);
-  c.authorizer = authz::NewFromModes(o.authorization.modes, rbac_policy_);
+  c.authorizer = authz::NewFromModes(o.authorization.modes, rbac_policy_, webhook_authorizer_);
   c.audit_policy = audit_.policy;
   c.audit_backend = audit_.backend;
 

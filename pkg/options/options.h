@@ -105,6 +105,9 @@ class CompletedOptions {
   PKIFiles pki_;
   std::shared_ptr<authn::TokenFileAuthenticator> tokens_;
   std::shared_ptr<authz::rbac::PolicyIndex> rbac_policy_;
+  // The I/O loop of the servers, made here because the webhooks' clients run on it.
+  std::shared_ptr<boost::asio::io_context> io_;
+  authz::AuthorizerPtr webhook_authorizer_;
   Audit audit_;
   std::shared_ptr<authn::ServiceAccountObjects> service_account_lookup_;
   std::shared_ptr<const storage::value::EncryptionConfig> encryption_;

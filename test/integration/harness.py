@@ -452,3 +452,76 @@ class Etcd:
                 self.proc.kill()
                 self.proc.wait()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+
+class Webhook:
+    """A real HTTPS service on a free loopback port, for the server's webhooks (audit,
+    authorization, token review), with its own self-signed certificate.
+
+    respond(path, body) -> (status, reply) decides each POST; reply is a JSON-able value
+    or None for an empty body. received lists (path, content type, parsed body) in order.
+    write_kubeconfig(path) writes the kubeconfig the server is given. stop() ends it.
+    """
+
+    def __init__(self, respond=lambda path, body: (200, None), url_path="/"):
+        import http.server
+        import json
+        import threading
+        self.tmpdir = tempfile.mkdtemp(prefix="kas-webhook-")
+        self.key = os.path.join(self.tmpdir, "hook.key")
+        self.cert = os.path.join(self.tmpdir, "hook.crt")
+        out = run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                   "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                   "-keyout", self.key, "-out", self.cert])
+        if out.returncode != 0:
+            raise ServerError("openssl: " + out.stderr)
+        self.received = []
+        self.url_path = url_path
+        hook = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                hook.received.append((self.path, self.headers["Content-Type"], body))
+                status, reply = respond(self.path, body)
+                data = b"" if reply is None else json.dumps(reply).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(self.cert, self.key)
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def write_kubeconfig(self, path):
+        with open(path, "w") as f:
+            f.write(f"""apiVersion: v1
+kind: Config
+clusters:
+- name: hook
+  cluster:
+    server: https://127.0.0.1:{self.server.server_address[1]}{self.url_path}
+    certificate-authority: {self.cert}
+contexts:
+- name: hook
+  context: {{cluster: hook, user: hook}}
+current-context: hook
+users:
+- name: hook
+  user: {{}}
+""")
+        return path
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+        shutil.rmtree(self.tmpdir, ignore_errors=True)

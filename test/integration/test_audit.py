@@ -12,15 +12,12 @@ Run with:
     cd test/integration && KAS_BINARY=.../kube-apiserver /usr/bin/python3 -m unittest test_audit -v
 """
 
-import http.server
 import json
 import os
 import re
 import shutil
-import ssl
 import subprocess
 import tempfile
-import threading
 import unittest
 
 import harness
@@ -224,54 +221,13 @@ class AuditPolicyErrorTest(unittest.TestCase):
         self.assertIn('rules[0].level: Unsupported value: "Loud"', out.stderr)
 
 
-class WebhookHandler(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        self.server.received.append((self.path, self.headers["Content-Type"], json.loads(body)))
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
-
-
 class AuditWebhookTest(unittest.TestCase):
     def test_event_lists_posted(self):
         tmp = tempfile.mkdtemp(prefix="kas-it-audit-hook-")
         self.addCleanup(shutil.rmtree, tmp, True)
-        key, cert = os.path.join(tmp, "hook.key"), os.path.join(tmp, "hook.crt")
-        out = harness.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
-                           "1", "-subj", "/CN=127.0.0.1", "-addext",
-                           "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert])
-        self.assertEqual(out.returncode, 0, out.stderr)
-        hook = http.server.ThreadingHTTPServer(("127.0.0.1", 0), WebhookHandler)
-        hook.received = []
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(cert, key)
-        hook.socket = context.wrap_socket(hook.socket, server_side=True)
-        thread = threading.Thread(target=hook.serve_forever, daemon=True)
-        thread.start()
-        self.addCleanup(thread.join)
-        self.addCleanup(hook.server_close)
-        self.addCleanup(hook.shutdown)
-        config = os.path.join(tmp, "webhook.kubeconfig")
-        with open(config, "w") as f:
-            f.write(f"""apiVersion: v1
-kind: Config
-clusters:
-- name: hook
-  cluster:
-    server: https://127.0.0.1:{hook.server_address[1]}/audit
-    certificate-authority: {cert}
-contexts:
-- name: hook
-  context: {{cluster: hook, user: hook}}
-current-context: hook
-users:
-- name: hook
-  user: {{}}
-""")
+        hook = harness.Webhook(url_path="/audit")
+        self.addCleanup(hook.stop)
+        config = hook.write_kubeconfig(os.path.join(tmp, "webhook.kubeconfig"))
         policy = os.path.join(tmp, "policy.yaml")
         with open(policy, "w") as f:
             f.write(POLICY)

@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/transport/https_client.h"
-#include "pkg/util/strings.h"
 
 namespace client {
 
@@ -294,10 +293,7 @@ Awaitable<Result<RawResponse>> RestClient::Do(std::string method, std::string ta
     r.status = exchange.head->status;
     r.content_type = std::string(exchange.head->headers.Get("Content-Type").value_or(""));
     r.body = std::move(*all);
-    const auto connection_header = exchange.head->headers.Get("Connection");
-    if (!connection_header || !util::EqualsIgnoreCase(*connection_header, "close")) {
-      PutIdle(std::move(pc));
-    }
+    if (exchange.head->keep_alive) PutIdle(std::move(pc));
     co_return r;
   }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Authorizers decide whether a user may do what a request asks. Implementations are
-// immutable after construction and safe to call from any thread.
+// immutable after construction and safe to call from any thread; a decision is awaited
+// (a webhook asks a remote service), on the caller's executor.
 
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 #include "pkg/genericserver/apimachinery/status.h"
 #include "pkg/genericserver/authn/user.h"
 #include "pkg/genericserver/endpoints/request_info.h"
+#include "pkg/genericserver/server/awaitable.h"
 
 namespace authz {
 
@@ -22,6 +24,9 @@ enum class Decision { kNoOpinion, kAllow, kDeny };
 struct AuthorizationResult {
   Decision decision = Decision::kNoOpinion;
   std::string reason;  // shown to the user after the forbidden message, when not empty
+  // Why an authorizer could not decide (a webhook that did not answer). Unless another one
+  // allows, the request is answered 500 with it, as upstream answers.
+  std::string error;
 };
 
 // What a user may do in a namespace, as SelfSubjectRulesReview reports it.
@@ -43,7 +48,8 @@ struct Rules {
 class Authorizer {
  public:
   virtual ~Authorizer() = default;
-  virtual AuthorizationResult Authorize(const Attributes& attributes) const = 0;
+  // attributes must outlive the await.
+  virtual Awaitable<AuthorizationResult> Authorize(const Attributes& attributes) const = 0;
   // The rules the authorizer grants the user in the namespace; none by default.
   virtual Rules RulesFor(const authn::UserInfo& user, std::string_view ns) const;
 };
@@ -53,6 +59,7 @@ using AuthorizerPtr = std::shared_ptr<const Authorizer>;
 inline constexpr char kModeAlwaysAllow[] = "AlwaysAllow";
 inline constexpr char kModeAlwaysDeny[] = "AlwaysDeny";
 inline constexpr char kModeRBAC[] = "RBAC";
+inline constexpr char kModeWebhook[] = "Webhook";
 
 AuthorizerPtr NewAlwaysAllow();
 AuthorizerPtr NewAlwaysDeny();
@@ -65,9 +72,11 @@ class PolicyIndex;
 }
 // Builds the chain for the given modes: system:masters first, then the modes in order.
 // AlwaysAllow allows anonymous users only the public information paths (RBAC gives them
-// what the policy binds to system:unauthenticated). RBAC decides from `policy`.
+// what the policy binds to system:unauthenticated). RBAC decides from `policy`, Webhook is
+// `webhook` (pkg/plugin/authorizer/webhook.h).
 AuthorizerPtr NewFromModes(const std::vector<std::string>& modes,
-                           std::shared_ptr<const rbac::PolicyIndex> policy = nullptr);
+                           std::shared_ptr<const rbac::PolicyIndex> policy = nullptr,
+                           AuthorizerPtr webhook = nullptr);
 
 // "User \"u\" cannot get path \"/x\"" or "User \"u\" cannot list resource \"pods\" in
 // API group \"\" in the namespace \"ns\"", as kube-apiserver words it.

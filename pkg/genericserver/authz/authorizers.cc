@@ -20,8 +20,8 @@ Rules AllRules() {
 
 class Fixed final : public Authorizer {
  public:
-  Fixed(Decision d, std::string reason) : result_{d, std::move(reason)} {}
-  AuthorizationResult Authorize(const Attributes&) const override { return result_; }
+  Fixed(Decision d, std::string reason) : result_{d, std::move(reason), ""} {}
+  Awaitable<AuthorizationResult> Authorize(const Attributes&) const override { co_return result_; }
   Rules RulesFor(const authn::UserInfo&, std::string_view) const override {
     return result_.decision == Decision::kAllow ? AllRules() : Rules{};
   }
@@ -33,11 +33,12 @@ class Fixed final : public Authorizer {
 class PrivilegedGroups final : public Authorizer {
  public:
   explicit PrivilegedGroups(std::vector<std::string> groups) : groups_(std::move(groups)) {}
-  AuthorizationResult Authorize(const Attributes& a) const override {
+  Awaitable<AuthorizationResult> Authorize(const Attributes& a) const override {
+    AuthorizationResult r;
     for (const std::string& g : groups_) {
-      if (a.user.InGroup(g)) return {Decision::kAllow, ""};
+      if (a.user.InGroup(g)) r.decision = Decision::kAllow;
     }
-    return {};
+    co_return r;
   }
   Rules RulesFor(const authn::UserInfo& user, std::string_view) const override {
     for (const std::string& g : groups_) {
@@ -54,18 +55,20 @@ class PrivilegedGroups final : public Authorizer {
 // health and version. Before AlwaysAllow, with DenyAnonymous.
 class PublicInfo final : public Authorizer {
  public:
-  AuthorizationResult Authorize(const Attributes& a) const override {
-    const endpoints::RequestInfo& r = a.request;
-    if (r.is_resource_request || r.verb != "get") return {};
+  static bool Public(const endpoints::RequestInfo& r) {
+    if (r.is_resource_request || r.verb != "get") return false;
     const std::string& p = r.path;
-    if (p == "/version" || p == "/version/") return {Decision::kAllow, ""};
+    if (p == "/version" || p == "/version/") return true;
     for (const char* base : {"/healthz", "/livez", "/readyz"}) {
       std::string_view b = base;
-      if (p == b || (p.size() > b.size() && p.starts_with(b) && p[b.size()] == '/')) {
-        return {Decision::kAllow, ""};
-      }
+      if (p == b || (p.size() > b.size() && p.starts_with(b) && p[b.size()] == '/')) return true;
     }
-    return {};
+    return false;
+  }
+  Awaitable<AuthorizationResult> Authorize(const Attributes& a) const override {
+    AuthorizationResult result;
+    if (Public(a.request)) result.decision = Decision::kAllow;
+    co_return result;
   }
   Rules RulesFor(const authn::UserInfo&, std::string_view) const override {
     Rules r;
@@ -78,23 +81,25 @@ class PublicInfo final : public Authorizer {
 // AlwaysAllow grants anonymous users no more than the public information.
 class DenyAnonymous final : public Authorizer {
  public:
-  AuthorizationResult Authorize(const Attributes& a) const override {
-    if (a.user.InGroup(authn::kAllUnauthenticated)) return {Decision::kDeny, ""};
-    return {};
+  Awaitable<AuthorizationResult> Authorize(const Attributes& a) const override {
+    AuthorizationResult r;
+    if (a.user.InGroup(authn::kAllUnauthenticated)) r.decision = Decision::kDeny;
+    co_return r;
   }
 };
 
 class Union final : public Authorizer {
  public:
   explicit Union(std::vector<AuthorizerPtr> list) : list_(std::move(list)) {}
-  AuthorizationResult Authorize(const Attributes& a) const override {
-    std::string reasons;
+  Awaitable<AuthorizationResult> Authorize(const Attributes& a) const override {
+    AuthorizationResult all;
     for (const AuthorizerPtr& z : list_) {
-      AuthorizationResult r = z->Authorize(a);
-      if (r.decision != Decision::kNoOpinion) return r;
-      if (!r.reason.empty()) reasons += (reasons.empty() ? "" : "\n") + r.reason;
+      AuthorizationResult r = co_await z->Authorize(a);
+      if (r.decision != Decision::kNoOpinion) co_return r;
+      if (!r.reason.empty()) all.reason += (all.reason.empty() ? "" : "\n") + r.reason;
+      if (!r.error.empty()) all.error += (all.error.empty() ? "" : ", ") + r.error;
     }
-    return {Decision::kNoOpinion, reasons};
+    co_return all;
   }
   Rules RulesFor(const authn::UserInfo& user, std::string_view ns) const override {
     Rules all;
@@ -134,7 +139,7 @@ AuthorizerPtr NewUnion(std::vector<AuthorizerPtr> authorizers) {
 }
 
 AuthorizerPtr NewFromModes(const std::vector<std::string>& modes,
-                           std::shared_ptr<const rbac::PolicyIndex> policy) {
+                           std::shared_ptr<const rbac::PolicyIndex> policy, AuthorizerPtr webhook) {
   std::vector<AuthorizerPtr> list = {NewPrivilegedGroups({authn::kSystemPrivilegedGroup})};
   for (const std::string& mode : modes) {
     if (mode == kModeAlwaysAllow) {
@@ -144,6 +149,7 @@ AuthorizerPtr NewFromModes(const std::vector<std::string>& modes,
     }
     if (mode == kModeAlwaysDeny) list.push_back(NewAlwaysDeny());
     if (mode == kModeRBAC && policy) list.push_back(rbac::NewRBACAuthorizer(policy));
+    if (mode == kModeWebhook && webhook) list.push_back(webhook);
   }
   return NewUnion(std::move(list));
 }

@@ -300,6 +300,7 @@ Awaitable<std::expected<ResponseHead, std::string>> Connection::ReadHead(
   ResponseHead head;
   const auto& message = c.parser->get();
   head.status = static_cast<int>(message.result_int());
+  head.keep_alive = message.keep_alive();
   for (const auto& field : message) {
     head.headers.Add(std::string(field.name_string()), std::string(field.value()));
   }

@@ -49,6 +49,9 @@ struct ResponseHead {
   // The body's length when the response declares one (and is not chunked); 0 when no body
   // follows (HEAD, 204, 304).
   std::optional<uint64_t> content_length;
+  // The server keeps the connection open after the body (HTTP/1.1 without "Connection:
+  // close", or HTTP/1.0 with "Connection: keep-alive").
+  bool keep_alive = true;
 };
 
 // One connection, used by one coroutine at a time.

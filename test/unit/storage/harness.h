@@ -16,23 +16,14 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/storage/interface.h"
+#include "test/unit/support/await.h"
 
 namespace storagetest {
 
 // Runs one coroutine on a private loop and returns its result (rethrowing exceptions).
 template <class T>
 T Run(Awaitable<T> awaitable) {
-  boost::asio::io_context io;
-  std::optional<T> result;
-  std::exception_ptr error;
-  boost::asio::co_spawn(boost::asio::make_strand(io), std::move(awaitable),
-                        [&](std::exception_ptr e, T value) {
-                          error = e;
-                          if (!e) result.emplace(std::move(value));
-                        });
-  io.run();
-  if (error) std::rethrow_exception(error);
-  return std::move(*result);
+  return testsupport::AwaitNow(std::move(awaitable));
 }
 
 // Runs io on `threads` threads until it runs out of work. False when it still had work

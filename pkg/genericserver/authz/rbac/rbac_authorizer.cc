@@ -7,21 +7,25 @@ class RBACAuthorizer final : public Authorizer {
  public:
   explicit RBACAuthorizer(std::shared_ptr<const PolicyIndex> index) : index_(std::move(index)) {}
 
-  AuthorizationResult Authorize(const Attributes& a) const override {
+  Awaitable<AuthorizationResult> Authorize(const Attributes& a) const override {
+    co_return Decide(a);
+  }
+
+  AuthorizationResult Decide(const Attributes& a) const {
     AuthorizationResult result;
     std::vector<std::string> errors;
     index_->VisitRulesFor(
         a.user, a.request.namespace_,
         [&](const RuleSource* source, const PolicyRule* rule, const std::string* error) {
           if (rule && RuleAllows(a.request, *rule)) {
-            result = {Decision::kAllow, "RBAC: allowed by " + source->Describe()};
+            result = {Decision::kAllow, "RBAC: allowed by " + source->Describe(), ""};
             return false;
           }
           if (error) errors.push_back(*error);
           return true;
         });
     if (result.decision == Decision::kAllow || errors.empty()) return result;
-    return {Decision::kNoOpinion, "RBAC: " + AggregateErrors(errors)};
+    return {Decision::kNoOpinion, "RBAC: " + AggregateErrors(errors), ""};
   }
 
   authz::Rules RulesFor(const authn::UserInfo& user, std::string_view ns) const override {

@@ -16,7 +16,7 @@ class Authorization final : public Handler {
   Awaitable<void> Serve(RequestContext& ctx, ResponseWriter& out) override {
     static const authn::UserInfo kNobody;
     authz::Attributes attributes{ctx.user ? *ctx.user : kNobody, ctx.info};
-    authz::AuthorizationResult r = authorizer_->Authorize(attributes);
+    authz::AuthorizationResult r = co_await authorizer_->Authorize(attributes);
     const bool allowed = r.decision == authz::Decision::kAllow;
     if (ctx.audit) {
       ctx.audit->AddAnnotation(audit::kDecisionAnnotation, allowed ? "allow" : "forbid");
@@ -24,6 +24,15 @@ class Authorization final : public Handler {
     }
     if (allowed) {
       co_await next_->Serve(ctx, out);
+      co_return;
+    }
+    if (!r.error.empty()) {
+      // As upstream: an authorizer that failed (and nobody allowed) is a 500, in plain text.
+      if (ctx.audit) ctx.audit->AddAnnotation(audit::kReasonAnnotation, "internal error");
+      KLOG_ERROR << "authorization of " << util::Quote(ctx.request.path) << ": " << r.error;
+      co_await WriteText(
+          out, 500,
+          "Internal Server Error: " + util::Quote(ctx.request.target) + ": " + r.error + "\n");
       co_return;
     }
     apimachinery::Status refused = authz::Forbidden(attributes, r.reason);

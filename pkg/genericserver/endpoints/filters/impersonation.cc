@@ -82,7 +82,7 @@ class Impersonation final : public Handler {
                                                 std::string(*uid)));
     for (const endpoints::RequestInfo& ask : asks) {
       const authz::Attributes attributes{requester, ask};
-      const authz::AuthorizationResult r = authorizer_->Authorize(attributes);
+      const authz::AuthorizationResult r = co_await authorizer_->Authorize(attributes);
       if (r.decision == authz::Decision::kAllow) continue;
       apimachinery::Status refused = authz::Forbidden(attributes, r.reason);
       KLOG_V(4) << "impersonation refused: " << refused.message;

@@ -93,13 +93,16 @@ registry::FieldErrors ValidateAttributes(const json& spec) {
   return errors;
 }
 
-json Decide(const authz::Authorizer& authorizer, const authn::UserInfo& user, const json& spec) {
+Awaitable<json> Decide(const authz::Authorizer& authorizer, const authn::UserInfo& user,
+                       const json& spec) {
   const endpoints::RequestInfo info = Request(spec);
-  const authz::AuthorizationResult result = authorizer.Authorize({user, info});
+  const authz::Attributes attributes{user, info};
+  const authz::AuthorizationResult result = co_await authorizer.Authorize(attributes);
   json status = {{"allowed", result.decision == authz::Decision::kAllow}};
   if (result.decision == authz::Decision::kDeny) status["denied"] = true;
   if (!result.reason.empty()) status["reason"] = result.reason;
-  return status;
+  if (!result.error.empty()) status["evaluationError"] = result.error;
+  co_return status;
 }
 
 // Go's %#v of a metav1.ObjectMeta, as upstream prints the metadata it refuses. Fields a review
@@ -209,7 +212,7 @@ class AccessReview final : public registry::SubresourceAction {
     if (!errors.empty()) {
       co_return std::unexpected(v::NewInvalid("authorization.k8s.io", kind_, "", errors));
     }
-    json status = Decide(*authorizer_, user, spec);
+    json status = co_await Decide(*authorizer_, user, spec);
     co_return AnswerWithStatus(std::move(body), std::move(status));
   }
 

@@ -16,11 +16,14 @@ using nlohmann::json;
 constexpr char kGroup[] = "rbac.authorization.k8s.io";
 
 // The user may `verb` the RBAC resource (a role) named `name` in `ns`.
-bool Authorized(const authz::Authorizer& authorizer, const authn::UserInfo& user, std::string verb,
-                std::string resource, std::string ns, std::string name) {
+Awaitable<bool> Authorized(const authz::Authorizer& authorizer, const authn::UserInfo& user,
+                           std::string verb, std::string resource, std::string ns,
+                           std::string name) {
   const endpoints::RequestInfo r = endpoints::ResourceRequest(
       std::move(verb), kGroup, std::move(resource), std::move(ns), std::move(name));
-  return authorizer.Authorize({user, r}).decision == authz::Decision::kAllow;
+  const authz::Attributes attributes{user, r};
+  const authz::AuthorizationResult result = co_await authorizer.Authorize(attributes);
+  co_return result.decision == authz::Decision::kAllow;
 }
 
 // Only what garbage collection touches (and what the server maintains) changed.
@@ -70,7 +73,6 @@ bool HasAggregationRule(const json* role) {
 // What a write of a role or binding is checked with.
 struct Write {
   const registry::ResourceSpec& spec;
-  const authz::Authorizer& authorizer;
   const authz::rbac::PolicyIndex& policy;
   const authn::UserInfo& user;
   const json& object;
@@ -79,10 +81,10 @@ struct Write {
   std::string name = registry::MetaString(object, "name");
 };
 
-std::optional<apimachinery::Status> CheckRole(const Write& w) {
-  const auto& [spec, authorizer, policy, user, object, old, ns, name] = w;
-  if (Authorized(authorizer, user, "escalate", spec.plural, ns, name)) return std::nullopt;
-  if (OnlyGCFieldsChanged(object, old)) return std::nullopt;
+// may_escalate: the user is authorized to "escalate" the role.
+std::optional<apimachinery::Status> CheckRole(const Write& w, bool may_escalate) {
+  const auto& [spec, policy, user, object, old, ns, name] = w;
+  if (may_escalate || OnlyGCFieldsChanged(object, old)) return std::nullopt;
   const apimachinery::GroupResource resource{kGroup, spec.plural};
   if (auto msg = Escalation(policy, user, ns, authz::rbac::RulesOf(object))) {
     return apimachinery::NewForbidden(resource, name, *msg);
@@ -97,17 +99,18 @@ std::optional<apimachinery::Status> CheckRole(const Write& w) {
   return std::nullopt;
 }
 
-std::optional<apimachinery::Status> CheckBinding(const Write& w) {
-  const auto& [spec, authorizer, policy, user, object, old, ns, name] = w;
-  const json& ref = object.value("roleRef", json::object());
-  const std::string kind = ref.is_object() ? ref.value("kind", "") : "";
-  const std::string role = ref.is_object() ? ref.value("name", "") : "";
-  if (OnlyGCFieldsChanged(object, old)) return std::nullopt;
-  if (kind == "ClusterRole" || kind == "Role") {
-    if (Authorized(authorizer, user, "bind", kind == "Role" ? "roles" : "clusterroles", ns, role)) {
-      return std::nullopt;
-    }
-  }
+// The role a binding refers to: kind and name.
+std::pair<std::string, std::string> RoleRef(const json& binding) {
+  const json& ref = binding.value("roleRef", json::object());
+  if (!ref.is_object()) return {};
+  return {ref.value("kind", ""), ref.value("name", "")};
+}
+
+// may_bind: the user is authorized to "bind" the role referred to.
+std::optional<apimachinery::Status> CheckBinding(const Write& w, bool may_bind) {
+  const auto& [spec, policy, user, object, old, ns, name] = w;
+  const auto [kind, role] = RoleRef(object);
+  if (may_bind || OnlyGCFieldsChanged(object, old)) return std::nullopt;
   auto rules = policy.RoleRules(kind, role, ns);
   if (!rules) {
     if (kind == "ClusterRole" || kind == "Role") {
@@ -137,10 +140,20 @@ registry::AdmitFunc PreventRBACEscalation(authz::AuthorizerPtr authorizer,
             options.user->InGroup(authn::kSystemPrivilegedGroup)) {
           co_return std::nullopt;
         }
-        const Write w{spec, *authorizer, *policy, *options.user, object, old};
-        if (spec.plural == "roles" || spec.plural == "clusterroles") co_return CheckRole(w);
+        const Write w{spec, *policy, *options.user, object, old};
+        if (spec.plural == "roles" || spec.plural == "clusterroles") {
+          const bool may_escalate =
+              co_await Authorized(*authorizer, w.user, "escalate", spec.plural, w.ns, w.name);
+          co_return CheckRole(w, may_escalate);
+        }
         if (spec.plural == "rolebindings" || spec.plural == "clusterrolebindings") {
-          co_return CheckBinding(w);
+          const auto [kind, role] = RoleRef(object);
+          bool may_bind = false;
+          if (kind == "ClusterRole" || kind == "Role") {
+            const std::string resource = kind == "Role" ? "roles" : "clusterroles";
+            may_bind = co_await Authorized(*authorizer, w.user, "bind", resource, w.ns, role);
+          }
+          co_return CheckBinding(w, may_bind);
         }
         co_return std::nullopt;
       };

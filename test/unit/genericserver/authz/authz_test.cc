@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "pkg/genericserver/authz/authorizer.h"
+#include "test/unit/support/await.h"
 
 namespace {
 endpoints::RequestInfo Info(std::string method, std::string path) {
@@ -37,13 +38,15 @@ TEST_CASE("mode chain: masters always; AlwaysAllow gives anonymous users the pub
   auto alice = User("alice", {"system:authenticated"});
   auto decide = [](const authz::AuthorizerPtr& a, const authn::UserInfo& u,
                    const endpoints::RequestInfo& i) {
-    return a->Authorize({u, i}).decision;
+    const authz::Attributes attributes{u, i};
+    return testsupport::AwaitNow(a->Authorize(attributes)).decision;
   };
   using authz::Decision;
   auto pods = Info("GET", "/api/v1/pods");
   CHECK(decide(deny, admin, pods) == Decision::kAllow);
   CHECK(decide(deny, alice, pods) == Decision::kNoOpinion);
-  CHECK(deny->Authorize({alice, pods}).reason == "Everything is forbidden.");
+  const authz::Attributes alice_pods{alice, pods};
+  CHECK(testsupport::AwaitNow(deny->Authorize(alice_pods)).reason == "Everything is forbidden.");
   CHECK(decide(allow, alice, pods) == Decision::kAllow);
   CHECK(decide(allow, anon, pods) == Decision::kDeny);
   for (const char* p : {"/healthz", "/livez", "/readyz", "/readyz/ping", "/version"}) {

@@ -8,6 +8,7 @@
 #include "pkg/genericserver/authz/rbac/policy_index.h"
 #include "pkg/genericserver/authz/rbac/policy_rule.h"
 #include "pkg/genericserver/authz/rbac/rbac_authorizer.h"
+#include "test/unit/support/await.h"
 
 using authz::Decision;
 using authz::rbac::CompactRules;
@@ -95,7 +96,9 @@ TEST_CASE("the authorizer finds bindings by user, group and service account", "[
                json::parse(R"([{"kind":"Group","name":"ops"}])"))});
   auto rbac = authz::rbac::NewRBACAuthorizer(policy);
   auto decide = [&](const authn::UserInfo& u, const char* method, const char* path) {
-    return rbac->Authorize({u, Info(method, path)});
+    const endpoints::RequestInfo info = Info(method, path);
+    const authz::Attributes attributes{u, info};
+    return testsupport::AwaitNow(rbac->Authorize(attributes));
   };
 
   auto r = decide(User("jane"), "GET", "/api/v1/namespaces/ns/configmaps");

@@ -1,0 +1,123 @@
+"""Integration tests: the server asking real HTTPS services the test runs, through the
+real binary and real kubectl.
+
+--authorization-mode=RBAC,Webhook: what RBAC does not allow is asked of the webhook as a
+SubjectAccessReview (the request's attributes, the user and groups); its allowed, denied
+and reason are what kubectl sees (a denial's reason after upstream's forbidden message,
+`auth can-i` answering yes); answers are cached (an allowed one for 5 minutes, others for
+30 s); a webhook that fails makes the request a 500 once the retries are spent.
+
+Run with:
+    cd test/integration && KAS_BINARY=.../kube-apiserver /usr/bin/python3 -m unittest test_webhooks -v
+"""
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+import harness
+
+TOKENS = "jane-token,jane,1001,dev\nbroken-token,broken,1002\n"
+
+
+def decide(path, review):
+    """The test's authorization policy."""
+    spec = review["spec"]
+    attributes = spec.get("resourceAttributes", {})
+    status = {"allowed": False}
+    if spec["user"] == "broken":
+        return 500, {"message": "the policy engine is down"}
+    if spec["user"] == "jane" and attributes.get("resource") == "configmaps":
+        status = {"allowed": True, "reason": "configmaps are open to dev"}
+    elif spec["user"] == "jane" and attributes.get("resource") == "secrets":
+        status = {"allowed": False, "denied": True, "reason": "no secrets for jane"}
+    return 200, dict(review, status=status)
+
+
+class AuthorizationWebhookTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="kas-it-webhooks-")
+        tokens = os.path.join(cls.tmp, "tokens.csv")
+        with open(tokens, "w") as f:
+            f.write(TOKENS)
+        cls.hook = harness.Webhook(decide, url_path="/authorize")
+        config = cls.hook.write_kubeconfig(os.path.join(cls.tmp, "authz.kubeconfig"))
+        try:
+            cls.server = harness.Server(
+                "--authorization-mode=RBAC,Webhook", "--authorization-webhook-config-file",
+                config, "--authorization-webhook-version=v1", "--token-auth-file", tokens)
+            cls.jane = os.path.join(cls.tmp, "jane.kubeconfig")
+            harness.write_kubeconfig(cls.jane, cls.server, "    token: jane-token")
+        except BaseException:
+            cls.hook.stop()
+            shutil.rmtree(cls.tmp, True)
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.hook.stop()
+        shutil.rmtree(cls.tmp, True)
+
+    def as_jane(self, *args):
+        return self.server.kubectl(*args, kubeconfig=self.jane)
+
+    def reviews(self, resource):
+        return [body for _, _, body in self.hook.received
+                if body["spec"].get("resourceAttributes", {}).get("resource") == resource]
+
+    def test_allowed_by_the_webhook_with_the_request_attributes(self):
+        r = self.as_jane("get", "configmaps", "-n", "default")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        review = self.reviews("configmaps")[0]
+        self.assertEqual((review["apiVersion"], review["kind"]),
+                         ("authorization.k8s.io/v1", "SubjectAccessReview"))
+        self.assertEqual(review["spec"]["resourceAttributes"],
+                         {"namespace": "default", "verb": "list", "version": "v1",
+                          "resource": "configmaps"})
+        self.assertEqual(review["spec"]["user"], "jane")
+        self.assertEqual(review["spec"]["uid"], "1001")
+        self.assertEqual(review["spec"]["groups"], ["dev", "system:authenticated"])
+        # Cached: the same request again asks nothing.
+        asked = len(self.reviews("configmaps"))
+        r = self.as_jane("get", "configmaps", "-n", "default")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len(self.reviews("configmaps")), asked)
+        r = self.as_jane("auth", "can-i", "create", "configmaps")
+        self.assertEqual(r.stdout.strip(), "yes", r.stderr)
+
+    def test_denied_with_the_webhook_reason(self):
+        r = self.as_jane("get", "secrets", "-n", "default")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('Error from server (Forbidden): secrets is forbidden: User "jane" cannot '
+                      'list resource "secrets" in API group "" in the namespace "default": '
+                      'no secrets for jane', r.stderr)
+        asked = len(self.reviews("secrets"))
+        self.as_jane("get", "secrets", "-n", "default")
+        self.assertEqual(len(self.reviews("secrets")), asked)  # cached for 30 s
+        # No opinion: forbidden, without a reason.
+        r = self.as_jane("get", "pods")
+        self.assertIn('User "jane" cannot list resource "pods" in API group "" in the '
+                      'namespace "default"\n', r.stderr)
+        r = self.as_jane("auth", "can-i", "get", "secrets")
+        self.assertEqual(r.stdout.strip(), "no - no secrets for jane", r.stderr)
+
+    def test_a_failing_webhook_is_an_internal_error(self):
+        status, headers, body = self.server.request(
+            "GET", "/api/v1/namespaces/default/pods", cert=False, token="broken-token",
+            timeout=30)
+        self.assertEqual(status, 500, body)
+        self.assertTrue(headers["content-type"].startswith("text/plain"), headers)
+        self.assertIn(b'Internal Server Error: "/api/v1/namespaces/default/pods": ', body)
+        self.assertIn(b"the policy engine is down", body)
+        # Asked again on each retry.
+        tries = [b["spec"] for _, _, b in self.hook.received if b["spec"]["user"] == "broken"]
+        self.assertEqual(len(tries), 5, tries)
+
+
+if __name__ == "__main__":
+    unittest.main()
