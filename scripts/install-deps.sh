@@ -10,9 +10,10 @@ build_pkgs=(
   libboost-dev libssl-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev libsodium-dev
   openssl ca-certificates curl
 )
-# Go and the two Go libraries build test/tools/openapi_v2_check (kubectl's OpenAPI v2 parser).
+# python3-cryptography signs the OIDC tests' tokens. Go and the two Go libraries build
+# test/tools/openapi_v2_check (kubectl's OpenAPI v2 parser).
 test_pkgs=(catch2 python3 procps clang-format etcd-server sqlite3 python3-kubernetes iproute2
-  golang-go golang-github-googleapis-gnostic-dev golang-k8s-kube-openapi-dev)
+  python3-cryptography golang-go golang-github-googleapis-gnostic-dev golang-k8s-kube-openapi-dev)
 
 want=("${build_pkgs[@]}")
 if [[ "${1:-}" == "--test" ]]; then

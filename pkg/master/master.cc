@@ -59,11 +59,13 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
        // do not make the server unready).
        {"informer-sync",
         [&storage, policy = master.rbac_policy, lookup = master.service_account_lookup,
+         bootstrap_tokens = master.bootstrap_tokens,
          synced =
              std::make_shared<std::atomic<bool>>(false)]() -> std::expected<void, std::string> {
           if (*synced) return {};
           const size_t unsynced = storage.UnsyncedCaches().size() + (policy && !policy->Synced()) +
-                                  (lookup && !lookup->Synced());
+                                  (lookup && !lookup->Synced()) +
+                                  (bootstrap_tokens && !bootstrap_tokens->Synced());
           if (unsynced > 0) {
             return std::unexpected(std::to_string(unsynced) + " informers not started yet");
           }
@@ -145,6 +147,10 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
                                   std::pair{secrets, Kind::kSecret}, std::pair{pods, Kind::kPod}}) {
       StartStoreFeed(followed, FeedInto(lookup, kind), *lifecycle, *config.Get().io);
     }
+  }
+  if (auto tokens = master.bootstrap_tokens) {
+    StartStoreFeed(secrets, FeedInto(tokens, authn::BootstrapTokenSecrets::Kind::kSecret),
+                   *lifecycle, *config.Get().io);
   }
   auto bindings =
       std::make_shared<registry::Store>(resources::Bindings(pods), nullptr, namespace_lifecycle);

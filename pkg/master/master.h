@@ -12,6 +12,7 @@
 #include "pkg/genericserver/server/generic_apiserver.h"
 #include "pkg/genericserver/storage/factory.h"
 #include "pkg/master/bootstrap/authentication_configmap.h"
+#include "pkg/plugin/authenticator/bootstrap_token.h"
 
 namespace master {
 
@@ -35,6 +36,8 @@ struct Config {
   // What the service-account authenticator checks tokens against, when it looks up:
   // kept up to date from the service accounts', Secrets' and pods' watch caches.
   std::shared_ptr<authn::ServiceAccountObjects> service_account_lookup;
+  // Fed from the Secrets with --enable-bootstrap-token-auth (else null).
+  std::shared_ptr<authn::BootstrapTokenSecrets> bootstrap_tokens;
   // Written to kube-system/extension-apiserver-authentication after start-up.
   bootstrap::ClusterAuthenticationInfo cluster_authentication;
 };

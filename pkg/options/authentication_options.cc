@@ -59,6 +59,45 @@ void AuthenticationOptions::AddFlags(FlagSet& fs) {
                 "Prefixes of request headers holding extra user information (the rest of the "
                 "name, lower-cased and percent-decoded, is the key). Default with the "
                 "generated front proxy: X-Remote-Extra-.");
+  fs.String("authentication-token-webhook-config-file", &token_webhook_config_file,
+            "A kubeconfig naming the service that reviews bearer tokens no other authenticator "
+            "knows (its server URL, CA and client credentials), asked with TokenReviews.");
+  fs.String("authentication-token-webhook-version", &token_webhook_version,
+            "Which TokenReview version the webhook speaks: v1 or v1beta1.");
+  fs.Duration("authentication-token-webhook-cache-ttl", &token_webhook_cache_ttl,
+              "How long the webhook's answers are reused.");
+  fs.Bool("enable-bootstrap-token-auth", &enable_bootstrap_token_auth,
+          "Enable to allow Secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system' "
+          "namespace to be used for TLS bootstrapping authentication.");
+  fs.String("oidc-issuer-url", &oidc_issuer_url,
+            "The URL of the OpenID issuer, only HTTPS scheme will be accepted. If set, it will "
+            "be used to verify the OIDC JSON Web Token (JWT).");
+  fs.String("oidc-client-id", &oidc_client_id,
+            "The client ID for the OpenID Connect client, must be set if oidc-issuer-url is set.");
+  fs.String("oidc-ca-file", &oidc_ca_file,
+            "If set, the OpenID server's certificate will be verified by one of the "
+            "authorities in the oidc-ca-file, otherwise the host's root CA set will be used.");
+  fs.String("oidc-username-claim", &oidc_username_claim,
+            "The OpenID claim to use as the user name. Note that claims other than the default "
+            "('sub') is not guaranteed to be unique and immutable.");
+  fs.String("oidc-username-prefix", &oidc_username_prefix,
+            "If provided, all usernames will be prefixed with this value. If not provided, "
+            "username claims other than 'email' are prefixed by the issuer URL to avoid "
+            "clashes. To skip any prefixing, provide the value '-'.");
+  fs.String("oidc-groups-claim", &oidc_groups_claim,
+            "If provided, the name of a custom OpenID Connect claim for specifying user groups. "
+            "The claim value is expected to be a string or array of strings.");
+  fs.String("oidc-groups-prefix", &oidc_groups_prefix,
+            "If provided, all groups will be prefixed with this value to prevent conflicts with "
+            "other authentication strategies.");
+  fs.StringMap("oidc-required-claim", &oidc_required_claims,
+               "A key=value pair that describes a required claim in the ID Token. If set, the "
+               "claim is verified to be present in the ID Token with a matching value. Repeat "
+               "this flag to specify multiple claims.");
+  fs.StringList("oidc-signing-algs", &oidc_signing_algs,
+                "Comma-separated list of allowed JOSE asymmetric signing algorithms. JWTs with a "
+                "supported 'alg' header values are: RS256, RS384, RS512, ES256, ES384, ES512, "
+                "PS256, PS384, PS512.");
 }
 
 std::vector<std::string> AuthenticationOptions::Validate() const {
@@ -67,7 +106,8 @@ std::vector<std::string> AuthenticationOptions::Validate() const {
       {"--client-ca-file", client_ca_file},
       {"--token-auth-file", token_auth_file},
       {"--service-account-signing-key-file", service_account_signing_key_file},
-      {"--requestheader-client-ca-file", requestheader_client_ca_file}};
+      {"--requestheader-client-ca-file", requestheader_client_ca_file},
+      {"--authentication-token-webhook-config-file", token_webhook_config_file}};
   for (const std::string& f : service_account_key_files) {
     files.emplace_back("--service-account-key-file", f);
   }
@@ -87,6 +127,22 @@ std::vector<std::string> AuthenticationOptions::Validate() const {
         break;
       }
     }
+  }
+  // Any --oidc-* flag needs both (upstream counts a flag given at its default value too).
+  const bool oidc = !oidc_issuer_url.empty() || !oidc_client_id.empty() || !oidc_ca_file.empty() ||
+                    oidc_username_claim != "sub" || !oidc_username_prefix.empty() ||
+                    !oidc_groups_claim.empty() || !oidc_groups_prefix.empty() ||
+                    !oidc_required_claims.empty() ||
+                    oidc_signing_algs != std::vector<std::string>{"RS256"};
+  if (oidc && (oidc_issuer_url.empty() || oidc_client_id.empty())) {
+    errors.push_back(
+        "oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags "
+        "are set");
+  }
+  if (token_webhook_version != "v1" && token_webhook_version != "v1beta1") {
+    errors.push_back("unsupported authentication webhook version " +
+                     util::Quote(token_webhook_version) +
+                     ", supported versions are \"v1\", \"v1beta1\"");
   }
   return errors;
 }

@@ -3,12 +3,18 @@
 // --service-account-issuer, --service-account-key-file, --service-account-signing-key-file,
 // --api-audiences; request headers set by a front proxy: --requestheader-client-ca-file,
 // --requestheader-allowed-names, --requestheader-username-headers,
-// --requestheader-group-headers, --requestheader-extra-headers-prefix.
+// --requestheader-group-headers, --requestheader-extra-headers-prefix; remote token
+// review: --authentication-token-webhook-config-file, -version, -cache-ttl; bootstrap tokens:
+// --enable-bootstrap-token-auth; OpenID Connect: --oidc-issuer-url, --oidc-client-id,
+// --oidc-ca-file, --oidc-username-claim, --oidc-username-prefix, --oidc-groups-claim,
+// --oidc-groups-prefix, --oidc-required-claim, --oidc-signing-algs.
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "pkg/options/flagset.h"
+#include "pkg/util/duration.h"
 
 namespace options {
 
@@ -30,6 +36,19 @@ struct AuthenticationOptions {
   std::vector<std::string> requestheader_username_headers;
   std::vector<std::string> requestheader_group_headers;
   std::vector<std::string> requestheader_extra_headers_prefix;
+  std::string token_webhook_config_file;
+  std::string token_webhook_version = "v1beta1";
+  util::Duration token_webhook_cache_ttl = std::chrono::minutes(2);
+  bool enable_bootstrap_token_auth = false;
+  std::string oidc_issuer_url;
+  std::string oidc_client_id;
+  std::string oidc_ca_file;
+  std::string oidc_username_claim = "sub";
+  std::string oidc_username_prefix;
+  std::string oidc_groups_claim;
+  std::string oidc_groups_prefix;
+  std::map<std::string, std::string> oidc_required_claims;
+  std::vector<std::string> oidc_signing_algs = {"RS256"};
 
   void AddFlags(FlagSet& fs);
   std::vector<std::string> Validate() const;

@@ -48,8 +48,8 @@ std::vector<std::string> AuthorizationOptions::Validate() const {
     errors.push_back("cannot specify --authorization-webhook-config-file without mode Webhook");
   }
   if (webhook_version != "v1" && webhook_version != "v1beta1") {
-    errors.push_back("--authorization-webhook-version " + util::Quote(webhook_version) +
-                     " is not supported: use v1 or v1beta1");
+    errors.push_back("unsupported authorization webhook version " + util::Quote(webhook_version) +
+                     ", supported versions are \"v1\", \"v1beta1\"");
   }
   return errors;
 }

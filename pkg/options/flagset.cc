@@ -49,6 +49,18 @@ void FlagSet::StringList(const std::string& name, std::vector<std::string>* targ
        }});
 }
 
+void FlagSet::StringMap(const std::string& name, std::map<std::string, std::string>* target,
+                        std::string usage) {
+  Add({name, "mapStringString", std::move(usage), "", false,
+       [target](const std::string& v) -> std::string {
+         const size_t eq = v.find('=');
+         if (eq == std::string::npos) return "malformed pair, expect string=string";
+         (*target)[std::string(util::TrimSpace(v.substr(0, eq)))] =
+             std::string(util::TrimSpace(v.substr(eq + 1)));
+         return "";
+       }});
+}
+
 void FlagSet::Float(const std::string& name, double* target, std::string usage) {
   std::ostringstream shown;
   shown << *target;

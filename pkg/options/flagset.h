@@ -20,6 +20,10 @@ class FlagSet {
   void String(const std::string& name, std::string* target, std::string usage);
   // Comma-separated; repeating the flag appends.
   void StringList(const std::string& name, std::vector<std::string>* target, std::string usage);
+  // One key=value per occurrence, split at the first '=', both sides trimmed (component-base's
+  // MapStringStringNoSplit): commas are part of the value.
+  void StringMap(const std::string& name, std::map<std::string, std::string>* target,
+                 std::string usage);
   void Int(const std::string& name, int* target, std::string usage);
   void Bool(const std::string& name, bool* target, std::string usage);
   // pflag's float32 (client QPS).

@@ -16,9 +16,13 @@
 #include "pkg/genericserver/storage/value/encryption_config.h"
 #include "pkg/options/admin_kubeconfig.h"
 #include "pkg/pki/pki.h"
+#include "pkg/plugin/authenticator/bootstrap_token.h"
+#include "pkg/plugin/authenticator/oidc.h"
+#include "pkg/plugin/authenticator/token_webhook.h"
 #include "pkg/plugin/authorizer/webhook.h"
 #include "pkg/util/file.h"
 #include "pkg/util/log.h"
+#include "pkg/util/strings.h"
 
 namespace options {
 namespace {
@@ -45,6 +49,40 @@ std::string Concatenate(const std::vector<std::pair<std::string, std::string>>& 
     if (!bundle.empty() && bundle.back() != '\n') bundle += '\n';
   }
   return bundle;
+}
+
+// The OIDC authenticator of the --oidc-* flags, checked as upstream checks them when it
+// builds it.
+std::expected<authn::AuthenticatorPtr, std::string> NewOIDC(const AuthenticationOptions& a,
+                                                            boost::asio::any_io_executor io) {
+  authn::OIDCOptions oidc;
+  oidc.issuer_url = a.oidc_issuer_url;
+  oidc.client_id = a.oidc_client_id;
+  oidc.username_claim = a.oidc_username_claim;
+  oidc.username_prefix = a.oidc_username_prefix;
+  oidc.groups_claim = a.oidc_groups_claim;
+  oidc.groups_prefix = a.oidc_groups_prefix;
+  oidc.required_claims = a.oidc_required_claims;
+  oidc.signing_algs = a.oidc_signing_algs;
+  if (!a.oidc_ca_file.empty()) {
+    auto pem = util::ReadFile(a.oidc_ca_file);
+    if (!pem) return std::unexpected("open " + a.oidc_ca_file + ": no such file or directory");
+    if (!pki::ValidateBundle(*pem)) {
+      return std::unexpected(
+          "invalid authentication configuration: jwt[0].issuer.certificateAuthority: Invalid "
+          "value: \"<omitted>\": data does not contain any valid RSA or ECDSA certificates");
+    }
+    oidc.ca_pem = std::move(*pem);
+  }
+  if (std::ranges::find(a.service_account_issuers, oidc.issuer_url) !=
+      a.service_account_issuers.end()) {
+    std::vector<std::string> issuers = a.service_account_issuers;
+    std::ranges::sort(issuers);
+    return std::unexpected("issuer.url: Invalid value: " + util::Quote(oidc.issuer_url) +
+                           ": URL must not overlap with disallowed issuers: [" +
+                           util::Join(issuers, " ") + "]");
+  }
+  return authn::NewOIDCAuthenticator(oidc, std::move(io));
 }
 
 std::string HostName() {
@@ -146,6 +184,19 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
       errors.push_back("--authorization-webhook-config-file: " + authorizer.error());
     }
   }
+  if (!o.authentication.token_webhook_config_file.empty()) {
+    authn::TokenWebhookOptions webhook;
+    webhook.config_file = o.authentication.token_webhook_config_file;
+    webhook.version = o.authentication.token_webhook_version;
+    webhook.cache_ttl = o.authentication.token_webhook_cache_ttl;
+    webhook.api_audiences = o.authentication.api_audiences;
+    auto authenticator = authn::NewTokenWebhookAuthenticator(webhook, done.io_->get_executor());
+    if (authenticator) {
+      done.token_webhook_ = *authenticator;
+    } else {
+      errors.push_back("--authentication-token-webhook-config-file: " + authenticator.error());
+    }
+  }
   if (auto audit = NewAudit(o.audit)) {
     done.audit_ = std::move(*audit);
   } else {
@@ -162,6 +213,17 @@ std::expected<CompletedOptions, std::vector<std::string>> Options::Complete() co
   }
   if (o.authentication.service_account_lookup) {
     done.service_account_lookup_ = std::make_shared<authn::ServiceAccountObjects>();
+  }
+  if (!o.authentication.oidc_issuer_url.empty() && !o.authentication.oidc_client_id.empty()) {
+    auto oidc = NewOIDC(o.authentication, done.io_->get_executor());
+    if (oidc) {
+      done.oidc_ = *oidc;
+    } else {
+      errors.push_back(oidc.error());
+    }
+  }
+  if (o.authentication.enable_bootstrap_token_auth) {
+    done.bootstrap_tokens_ = std::make_shared<authn::BootstrapTokenSecrets>();
   }
   if (!o.authentication.token_auth_file.empty()) {
     auto tokens = authn::TokenFileAuthenticator::Load(o.authentication.token_auth_file);
@@ -291,7 +353,8 @@ genericserver::Config CompletedOptions::GenericConfig() const {
   c.secure_serving.client_ca_files = client_ca_files_;
   c.secure_serving.request_header_ca_files = request_header_ca_files_;
 
-  // As upstream orders them: the front proxy first, then client certificates, then tokens.
+  // As upstream orders them: the front proxy first, then client certificates, then tokens,
+  // local ones before the remote webhook.
   std::vector<authn::AuthenticatorPtr> authenticators;
   if (!request_header_ca_files_.empty()) {
     authn::RequestHeaderConfig request_header;
@@ -308,6 +371,11 @@ genericserver::Config CompletedOptions::GenericConfig() const {
   authenticators.push_back(authn::NewServiceAccountTokenAuthenticator(
       service_account_public_keys_, o.authentication.service_account_issuers,
       o.authentication.api_audiences, service_account_lookup_));
+  if (bootstrap_tokens_) {
+    authenticators.push_back(authn::NewBootstrapTokenAuthenticator(bootstrap_tokens_));
+  }
+  if (oidc_) authenticators.push_back(oidc_);
+  if (token_webhook_) authenticators.push_back(token_webhook_);
   c.authenticator =
       authn::NewUnionAuthenticator(std::move(authenticators), o.authentication.anonymous_auth);
   c.authorizer = authz::NewFromModes(o.authorization.modes, rbac_policy_, webhook_authorizer_);

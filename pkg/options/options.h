@@ -26,8 +26,9 @@
 #include "pkg/options/storage_options.h"
 
 namespace authn {
+class BootstrapTokenSecrets;
 class TokenFileAuthenticator;
-}
+}  // namespace authn
 
 namespace options {
 
@@ -83,6 +84,11 @@ class CompletedOptions {
   const std::shared_ptr<authn::ServiceAccountObjects>& ServiceAccountLookup() const {
     return service_account_lookup_;
   }
+  // The Secrets bootstrap tokens are checked against (null without
+  // --enable-bootstrap-token-auth); the master feeds it.
+  const std::shared_ptr<authn::BootstrapTokenSecrets>& BootstrapTokens() const {
+    return bootstrap_tokens_;
+  }
 
   // The client certificate the aggregator presents to extension API servers: the flags',
   // or the generated front-proxy-client.crt/.key.
@@ -108,8 +114,11 @@ class CompletedOptions {
   // The I/O loop of the servers, made here because the webhooks' clients run on it.
   std::shared_ptr<boost::asio::io_context> io_;
   authz::AuthorizerPtr webhook_authorizer_;
+  authn::AuthenticatorPtr token_webhook_;
+  authn::AuthenticatorPtr oidc_;
   Audit audit_;
   std::shared_ptr<authn::ServiceAccountObjects> service_account_lookup_;
+  std::shared_ptr<authn::BootstrapTokenSecrets> bootstrap_tokens_;
   std::shared_ptr<const storage::value::EncryptionConfig> encryption_;
   std::string service_account_signing_key_;
   std::vector<std::string> service_account_public_keys_;  // PEM

@@ -5,8 +5,8 @@
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
+#include "pkg/clusterbootstrap/token_secret.h"
 #include "pkg/controller/bootstrap/detached_jws.h"
-#include "pkg/controller/bootstrap/token_secret.h"
 #include "pkg/controller/object.h"
 #include "pkg/controller/worker.h"
 #include "pkg/util/log.h"
@@ -14,6 +14,7 @@
 namespace controller::bootstrap {
 
 using nlohmann::json;
+using namespace clusterbootstrap;  // NOLINT(build/namespaces): the Secrets' helpers
 
 namespace {
 

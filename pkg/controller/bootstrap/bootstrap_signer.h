@@ -21,7 +21,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "pkg/controller/bootstrap/token_secret.h"
+#include "pkg/clusterbootstrap/token_secret.h"
 #include "pkg/controller/controller_context.h"
 
 namespace controller::bootstrap {
@@ -35,7 +35,8 @@ inline constexpr char kJWSSignatureKeyPrefix[] = "jws-kubeconfig-";
 // namespace; others are ignored) over its kubeconfig, or std::nullopt when it has no
 // kubeconfig or its signatures are already those.
 std::optional<nlohmann::json> SignedData(const nlohmann::json& configmap,
-                                         const std::vector<client::ObjectPtr>& secrets, Time now);
+                                         const std::vector<client::ObjectPtr>& secrets,
+                                         clusterbootstrap::Time now);
 
 std::expected<InitResult, std::string> StartBootstrapSignerController(ControllerContext& ctx);
 

@@ -3,7 +3,7 @@
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
-#include "pkg/controller/bootstrap/token_secret.h"
+#include "pkg/clusterbootstrap/token_secret.h"
 #include "pkg/controller/object.h"
 #include "pkg/controller/worker.h"
 #include "pkg/util/duration.h"
@@ -12,6 +12,7 @@
 namespace controller::bootstrap {
 
 using nlohmann::json;
+using namespace clusterbootstrap;  // NOLINT(build/namespaces): the Secrets' helpers
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>
+#include <openssl/param_build.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
@@ -253,6 +254,65 @@ std::expected<PublicJWK, std::string> JWKOf(EVP_PKEY* key) {
     *out = util::Base64RawURLEncode(bytes);
   }
   return jwk;
+}
+
+std::expected<Pkey, std::string> PublicKeyOf(const PublicJWK& jwk) {
+  using ParamBld =
+      std::unique_ptr<OSSL_PARAM_BLD, util::openssl::Free<OSSL_PARAM_BLD, OSSL_PARAM_BLD_free>>;
+  using Params = std::unique_ptr<OSSL_PARAM, util::openssl::Free<OSSL_PARAM, OSSL_PARAM_free>>;
+  using PkeyCtx =
+      std::unique_ptr<EVP_PKEY_CTX, util::openssl::Free<EVP_PKEY_CTX, EVP_PKEY_CTX_free>>;
+  ParamBld bld(OSSL_PARAM_BLD_new());
+  std::vector<Bignum> numbers;  // alive until the params are built
+  auto number = [&](const char* name, const std::string& b64) {
+    std::optional<std::string> bytes = util::Base64Decode(b64);
+    if (!bytes || bytes->empty()) return false;
+    numbers.emplace_back(BN_bin2bn(reinterpret_cast<const unsigned char*>(bytes->data()),
+                                   static_cast<int>(bytes->size()), nullptr));
+    return numbers.back() && OSSL_PARAM_BLD_push_BN(bld.get(), name, numbers.back().get()) == 1;
+  };
+  const char* type = nullptr;
+  std::string point;  // EC: 0x04 || x || y
+  if (jwk.kty == "RSA") {
+    type = "RSA";
+    if (!number(OSSL_PKEY_PARAM_RSA_N, jwk.n) || !number(OSSL_PKEY_PARAM_RSA_E, jwk.e)) {
+      return std::unexpected("invalid RSA key: n and e must be base64url numbers");
+    }
+  } else if (jwk.kty == "EC") {
+    type = "EC";
+    const char* group = jwk.crv == "P-256"   ? SN_X9_62_prime256v1
+                        : jwk.crv == "P-384" ? SN_secp384r1
+                        : jwk.crv == "P-521" ? SN_secp521r1
+                                             : nullptr;
+    const size_t size = jwk.crv == "P-256" ? 32 : jwk.crv == "P-384" ? 48 : 66;
+    std::optional<std::string> x = util::Base64Decode(jwk.x), y = util::Base64Decode(jwk.y);
+    if (!group) return std::unexpected("unsupported elliptic curve \"" + jwk.crv + "\"");
+    if (!x || !y || x->size() != size || y->size() != size) {
+      return std::unexpected("invalid EC key: x and y must be " + std::to_string(size) + " bytes");
+    }
+    point = '\x04' + *x + *y;
+    if (OSSL_PARAM_BLD_push_utf8_string(bld.get(), OSSL_PKEY_PARAM_GROUP_NAME, group, 0) != 1 ||
+        OSSL_PARAM_BLD_push_octet_string(bld.get(), OSSL_PKEY_PARAM_PUB_KEY, point.data(),
+                                         point.size()) != 1) {
+      return std::unexpected(OpenSSLError("building the EC key"));
+    }
+  } else {
+    return std::unexpected("unsupported key type \"" + jwk.kty + "\"");
+  }
+  Params params(OSSL_PARAM_BLD_to_param(bld.get()));
+  PkeyCtx ctx(EVP_PKEY_CTX_new_from_name(nullptr, type, nullptr));
+  EVP_PKEY* key = nullptr;
+  if (!params || !ctx || EVP_PKEY_fromdata_init(ctx.get()) != 1 ||
+      EVP_PKEY_fromdata(ctx.get(), &key, EVP_PKEY_PUBLIC_KEY, params.get()) != 1) {
+    return std::unexpected(OpenSSLError("reading the key"));
+  }
+  Pkey owned(key);
+  // fromdata does not check that an EC point lies on its curve.
+  PkeyCtx check(EVP_PKEY_CTX_new_from_pkey(nullptr, key, nullptr));
+  if (!check || EVP_PKEY_public_check(check.get()) != 1) {
+    return std::unexpected(OpenSSLError("invalid public key"));
+  }
+  return owned;
 }
 
 // What upstream signs with: RS256 for any RSA key, ESxxx by the curve of an EC key.

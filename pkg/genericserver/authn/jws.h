@@ -32,6 +32,9 @@ struct PublicJWK {
   std::string kty, crv, n, e, x, y;
 };
 std::expected<PublicJWK, std::string> JWKOf(EVP_PKEY* key);
+// The public key a JWK describes (the inverse of JWKOf; members base64url, padded or not):
+// an error when kty is neither, a member is missing or the point is not on the curve.
+std::expected<Pkey, std::string> PublicKeyOf(const PublicJWK& jwk);
 
 // What upstream signs with: RS256 for an RSA key, ES256/384/512 by an EC key's curve.
 std::expected<std::string, std::string> SigningAlgorithm(EVP_PKEY* key);

@@ -1,23 +1,50 @@
 #include "pkg/genericserver/authn/union.h"
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
+#include "pkg/genericserver/authn/token_file.h"
 #include "pkg/util/strings.h"
 
 namespace authn {
 namespace {
 
-// Whether the request carries a bearer token ("Bearer <token>", the scheme in any case), as
-// upstream's bearer-token authenticator reads the header.
-bool HasBearerToken(const genericserver::Request& request) {
-  const std::string_view auth = util::TrimSpace(request.headers.Get("Authorization").value_or(""));
-  const size_t space = auth.find(' ');
-  if (space == std::string_view::npos || !util::EqualsIgnoreCase(auth.substr(0, space), "bearer")) {
-    return false;
+// The answers so far, in order: the first user ends the search.
+class Attempt {
+ public:
+  // Whether the search is over.
+  bool Take(AuthenticateResult r) {
+    if (!r) {
+      errors_.push_back(r.error());
+      return false;
+    }
+    if (!*r) return false;
+    user_ = std::move(**r);
+    return true;
   }
-  const std::string_view rest = auth.substr(space + 1);
-  return !rest.substr(0, rest.find(' ')).empty();
-}
+
+  AuthenticateResult Result(const genericserver::Request& request, bool anonymous) && {
+    if (user_) {
+      if (!user_->InGroup(kAllAuthenticated) && !user_->InGroup(kAllUnauthenticated)) {
+        user_->groups.push_back(kAllAuthenticated);
+      }
+      return std::move(*user_);
+    }
+    // A token nobody accepted is refused, not taken for anonymous, as upstream refuses it.
+    if (errors_.empty() && !BearerToken(request).empty()) errors_.push_back(kInvalidBearerToken);
+    if (!errors_.empty()) return std::unexpected(util::Join(errors_, ", "));
+    if (!anonymous) return std::nullopt;
+    UserInfo anon;
+    anon.name = kAnonymousUser;
+    anon.groups = {kAllUnauthenticated};
+    return anon;
+  }
+
+ private:
+  std::optional<UserInfo> user_;
+  std::vector<std::string> errors_;
+};
 
 class UnionAuthenticator final : public Authenticator {
  public:
@@ -25,29 +52,21 @@ class UnionAuthenticator final : public Authenticator {
       : list_(std::move(list)), anonymous_(anonymous) {}
 
   AuthenticateResult Authenticate(const genericserver::Request& request) const override {
-    std::vector<std::string> errors;
+    Attempt attempt;
     for (const AuthenticatorPtr& a : list_) {
-      AuthenticateResult r = a->Authenticate(request);
-      if (!r) {
-        errors.push_back(r.error());
-        continue;
-      }
-      if (*r) {
-        UserInfo user = std::move(**r);
-        if (!user.InGroup(kAllAuthenticated) && !user.InGroup(kAllUnauthenticated)) {
-          user.groups.push_back(kAllAuthenticated);
-        }
-        return user;
-      }
+      if (attempt.Take(a->Authenticate(request))) break;
     }
-    // A token nobody accepted is refused, not taken for anonymous, as upstream refuses it.
-    if (errors.empty() && HasBearerToken(request)) errors.push_back(kInvalidBearerToken);
-    if (!errors.empty()) return std::unexpected(util::Join(errors, ", "));
-    if (!anonymous_) return std::nullopt;
-    UserInfo anon;
-    anon.name = kAnonymousUser;
-    anon.groups = {kAllUnauthenticated};
-    return anon;
+    return std::move(attempt).Result(request, anonymous_);
+  }
+
+  Awaitable<AuthenticateResult> AuthenticateAsync(
+      const genericserver::Request& request) const override {
+    Attempt attempt;
+    for (const AuthenticatorPtr& a : list_) {
+      AuthenticateResult r = co_await a->AuthenticateAsync(request);
+      if (attempt.Take(std::move(r))) break;
+    }
+    co_return std::move(attempt).Result(request, anonymous_);
   }
 
  private:

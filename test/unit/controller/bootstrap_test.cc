@@ -9,14 +9,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/clusterbootstrap/token_secret.h"
 #include "pkg/controller/bootstrap/bootstrap_signer.h"
 #include "pkg/controller/bootstrap/detached_jws.h"
-#include "pkg/controller/bootstrap/token_secret.h"
 #include "pkg/controller/worker.h"
 #include "pkg/util/base64.h"
 #include "test/unit/support/time_at.h"
 
 namespace bs = controller::bootstrap;
+namespace cb = clusterbootstrap;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
@@ -72,88 +73,88 @@ TEST_CASE("requeue delays are rounded up and capped", "[controller][bootstrap]")
 }
 
 TEST_CASE("token secrets: names, data, expiry", "[controller][bootstrap]") {
-  CHECK(bs::TokenIDFromName("bootstrap-token-abc123") == "abc123");
-  CHECK_FALSE(bs::TokenIDFromName("bootstrap-token-ABC123").has_value());
-  CHECK_FALSE(bs::TokenIDFromName("bootstrap-token-abc12").has_value());
-  CHECK_FALSE(bs::TokenIDFromName("bootstrap-token-abc1234").has_value());
-  CHECK_FALSE(bs::TokenIDFromName("bootstrap-tokens-abc123").has_value());
+  CHECK(cb::TokenIDFromName("bootstrap-token-abc123") == "abc123");
+  CHECK_FALSE(cb::TokenIDFromName("bootstrap-token-ABC123").has_value());
+  CHECK_FALSE(cb::TokenIDFromName("bootstrap-token-abc12").has_value());
+  CHECK_FALSE(cb::TokenIDFromName("bootstrap-token-abc1234").has_value());
+  CHECK_FALSE(cb::TokenIDFromName("bootstrap-tokens-abc123").has_value());
 
-  const bs::Time now = At("2026-11-30T12:00:00Z");
+  const cb::Time now = At("2026-11-30T12:00:00Z");
   SECTION("no expiration: never expires, nothing to wait for") {
-    bs::Expiration e = bs::GetExpiration(TokenSecret("bootstrap-token-abcdef", {}), now);
+    cb::Expiration e = cb::GetExpiration(TokenSecret("bootstrap-token-abcdef", {}), now);
     CHECK_FALSE(e.expired);
     CHECK(e.remaining.count() == 0);
   }
   SECTION("in the future: the time left") {
-    bs::Expiration e = bs::GetExpiration(
+    cb::Expiration e = cb::GetExpiration(
         TokenSecret("bootstrap-token-abcdef", {{"expiration", "2026-11-30T13:30:00+01:00"}}), now);
     CHECK_FALSE(e.expired);
     CHECK(e.remaining == 30min);
   }
   SECTION("now or past: expired") {
-    CHECK(bs::GetExpiration(
+    CHECK(cb::GetExpiration(
               TokenSecret("bootstrap-token-abcdef", {{"expiration", "2026-11-30T12:00:00Z"}}), now)
               .expired);
-    CHECK(bs::GetExpiration(
+    CHECK(cb::GetExpiration(
               TokenSecret("bootstrap-token-abcdef", {{"expiration", "2020-01-01T00:00:00Z"}}), now)
               .expired);
   }
   SECTION("not RFC 3339: treated as expired") {
-    CHECK(bs::GetExpiration(TokenSecret("bootstrap-token-abcdef", {{"expiration", "next tuesday"}}),
+    CHECK(cb::GetExpiration(TokenSecret("bootstrap-token-abcdef", {{"expiration", "next tuesday"}}),
                             now)
               .expired);
   }
   SECTION("only type bootstrap.kubernetes.io/token in kube-system is watched") {
-    CHECK(bs::IsWatchedTokenSecret(TokenSecret("bootstrap-token-abcdef", {})));
-    CHECK(bs::IsWatchedTokenSecret(TokenSecret("any-name", {})));
-    CHECK_FALSE(bs::IsWatchedTokenSecret(TokenSecret("bootstrap-token-abcdef", {}, "default")));
-    CHECK_FALSE(bs::IsWatchedTokenSecret(
+    CHECK(cb::IsWatchedTokenSecret(TokenSecret("bootstrap-token-abcdef", {})));
+    CHECK(cb::IsWatchedTokenSecret(TokenSecret("any-name", {})));
+    CHECK_FALSE(cb::IsWatchedTokenSecret(TokenSecret("bootstrap-token-abcdef", {}, "default")));
+    CHECK_FALSE(cb::IsWatchedTokenSecret(
         TokenSecret("bootstrap-token-abcdef", {}, "kube-system", "Opaque")));
   }
 }
 
 TEST_CASE("which token secrets may sign", "[controller][bootstrap]") {
-  const bs::Time now = At("2026-11-30T12:00:00Z");
-  auto token = bs::TokenForSigning(SigningSecret("abcdef", "0123456789abcdef"), now);
+  const cb::Time now = At("2026-11-30T12:00:00Z");
+  auto token = cb::TokenForSigning(SigningSecret("abcdef", "0123456789abcdef"), now);
   REQUIRE(token.has_value());
   CHECK(token->id == "abcdef");
   CHECK(token->secret == "0123456789abcdef");
   CHECK(
-      bs::TokenForSigning(SigningSecret("abcdef", "0123456789abcdef", "2026-12-01T00:00:00Z"), now)
+      cb::TokenForSigning(SigningSecret("abcdef", "0123456789abcdef", "2026-12-01T00:00:00Z"), now)
           .has_value());
 
   // Expired, no usage, usage not "true", id missing or not the name's, secret missing,
   // a name of another form.
   CHECK_FALSE(
-      bs::TokenForSigning(SigningSecret("abcdef", "0123456789abcdef", "2026-11-30T11:59:59Z"), now)
+      cb::TokenForSigning(SigningSecret("abcdef", "0123456789abcdef", "2026-11-30T11:59:59Z"), now)
           .has_value());
-  CHECK_FALSE(bs::TokenForSigning(TokenSecret("bootstrap-token-abcdef",
+  CHECK_FALSE(cb::TokenForSigning(TokenSecret("bootstrap-token-abcdef",
                                               {{"token-id", "abcdef"}, {"token-secret", "x"}}),
                                   now)
                   .has_value());
-  CHECK_FALSE(bs::TokenForSigning(
+  CHECK_FALSE(cb::TokenForSigning(
                   TokenSecret("bootstrap-token-abcdef", {{"token-id", "abcdef"},
                                                          {"token-secret", "x"},
                                                          {"usage-bootstrap-signing", "yes"}}),
                   now)
                   .has_value());
   CHECK_FALSE(
-      bs::TokenForSigning(TokenSecret("bootstrap-token-abcdef",
+      cb::TokenForSigning(TokenSecret("bootstrap-token-abcdef",
                                       {{"token-secret", "x"}, {"usage-bootstrap-signing", "true"}}),
                           now)
           .has_value());
-  CHECK_FALSE(bs::TokenForSigning(
+  CHECK_FALSE(cb::TokenForSigning(
                   TokenSecret("bootstrap-token-abcdef", {{"token-id", "zzzzzz"},
                                                          {"token-secret", "x"},
                                                          {"usage-bootstrap-signing", "true"}}),
                   now)
                   .has_value());
-  CHECK_FALSE(bs::TokenForSigning(
+  CHECK_FALSE(cb::TokenForSigning(
                   TokenSecret("bootstrap-token-abcdef",
                               {{"token-id", "abcdef"}, {"usage-bootstrap-signing", "true"}}),
                   now)
                   .has_value());
-  CHECK_FALSE(bs::TokenForSigning(TokenSecret("my-token", {{"token-id", "abcdef"},
+  CHECK_FALSE(cb::TokenForSigning(TokenSecret("my-token", {{"token-id", "abcdef"},
                                                            {"token-secret", "x"},
                                                            {"usage-bootstrap-signing", "true"}}),
                                   now)
@@ -187,7 +188,7 @@ TEST_CASE("the detached JWS of a kubeconfig", "[controller][bootstrap]") {
 }
 
 TEST_CASE("the bootstrap signer's data for cluster-info", "[controller][bootstrap]") {
-  const bs::Time now = At("2026-11-30T12:00:00Z");
+  const cb::Time now = At("2026-11-30T12:00:00Z");
   const std::string sig =
       "eyJhbGciOiJIUzI1NiIsImtpZCI6ImFiY2RlZiJ9..jKg3kOlB6Z9LJP_yPH_WWCYcfiBuR_XTKqRuw_la8Wg";
   const auto tokens = Ptrs({SigningSecret("abcdef", "0123456789abcdef")});

@@ -17,7 +17,7 @@ class Authentication final : public Handler {
         failed_(failed ? std::move(failed) : Unauthorized()) {}
 
   Awaitable<void> Serve(RequestContext& ctx, ResponseWriter& out) override {
-    authn::AuthenticateResult result = authenticator_->Authenticate(ctx.request);
+    authn::AuthenticateResult result = co_await authenticator_->AuthenticateAsync(ctx.request);
     if (!result || !*result) {
       if (!result) KLOG_V(2) << "Unable to authenticate the request: " << result.error();
       co_await failed_->Serve(ctx, out);

@@ -43,7 +43,7 @@ class TokenReview final : public registry::SubresourceAction {
     // and anonymity is no answer.
     genericserver::Request request;
     request.headers.Set("Authorization", "Bearer " + token);
-    authn::AuthenticateResult result = authenticator_->Authenticate(request);
+    authn::AuthenticateResult result = co_await authenticator_->AuthenticateAsync(request);
     json status = {{"user", json::object()}};
     // A token nobody claims is not authenticated, with no error (upstream asks the token
     // authenticators directly, without the request's "invalid bearer token").

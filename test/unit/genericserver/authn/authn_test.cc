@@ -3,6 +3,7 @@
 #include "pkg/genericserver/authn/token_file.h"
 #include "pkg/genericserver/authn/union.h"
 #include "pkg/genericserver/authn/x509.h"
+#include "test/unit/support/await.h"
 
 namespace {
 genericserver::Request WithToken(const std::string& token) {
@@ -99,4 +100,45 @@ TEST_CASE("union: first user wins, errors beat anonymous, groups are added") {
   REQUIRE_FALSE(unclaimed);
   CHECK(unclaimed.error() == "invalid bearer token");
   CHECK(no_tokens->Authenticate(WithToken("")));
+}
+
+namespace {
+// Like the token webhook: it knows a token only when awaited.
+class RemoteOnly final : public authn::Authenticator {
+ public:
+  authn::AuthenticateResult Authenticate(const genericserver::Request&) const override {
+    return std::unexpected("asynchronous only");
+  }
+  Awaitable<authn::AuthenticateResult> AuthenticateAsync(
+      const genericserver::Request& r) const override {
+    ++asked;
+    if (authn::BearerToken(r) != "remote") co_return std::nullopt;
+    authn::UserInfo user;
+    user.name = "remote-user";
+    co_return user;
+  }
+  mutable int asked = 0;
+};
+}  // namespace
+
+TEST_CASE("union: awaited, local authenticators first, remote ones asked only when needed") {
+  auto tokens = *authn::TokenFileAuthenticator::Parse("good,alice,1\n", "t");
+  auto remote = std::make_shared<RemoteOnly>();
+  auto chain = authn::NewUnionAuthenticator({tokens, remote}, false);
+  auto alice = testsupport::AwaitNow(chain->AuthenticateAsync(WithToken("good")));
+  CHECK((*alice)->name == "alice");
+  CHECK(remote->asked == 0);
+  auto user = testsupport::AwaitNow(chain->AuthenticateAsync(WithToken("remote")));
+  REQUIRE(user);
+  CHECK((*user)->name == "remote-user");
+  CHECK((*user)->groups == std::vector<std::string>{"system:authenticated"});
+  CHECK(remote->asked == 1);
+  // The token file's refusal is the error when the remote one does not know the token either.
+  auto neither = testsupport::AwaitNow(chain->AuthenticateAsync(WithToken("other")));
+  REQUIRE_FALSE(neither);
+  CHECK(neither.error() == "invalid bearer token");
+  // Synchronously, the remote one can only refuse.
+  auto sync = chain->Authenticate(WithToken("remote"));
+  REQUIRE_FALSE(sync);
+  CHECK(sync.error() == "invalid bearer token, asynchronous only");
 }

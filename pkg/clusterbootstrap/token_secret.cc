@@ -1,14 +1,43 @@
-#include "pkg/controller/bootstrap/token_secret.h"
+#include "pkg/clusterbootstrap/token_secret.h"
+
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
-#include "pkg/controller/object.h"
 #include "pkg/util/base64.h"
 #include "pkg/util/log.h"
+#include "pkg/util/strings.h"
 
-namespace controller::bootstrap {
+namespace clusterbootstrap {
 
 using nlohmann::json;
+
+namespace {
+
+// find() on a value that is not an object finds nothing.
+std::string Str(const json& object, std::string_view key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string Meta(const json& object, std::string_view field) {
+  auto it = object.find("metadata");
+  return it != object.end() ? Str(*it, field) : "";
+}
+
+bool LowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+// \Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\z
+bool ValidGroupName(std::string_view group) {
+  const std::string_view prefix = "system:bootstrappers:";
+  if (!group.starts_with(prefix)) return false;
+  const std::string_view rest = group.substr(prefix.size());
+  if (rest.empty() || rest.size() > 256 || !LowerAlnum(rest.back())) return false;
+  return std::all_of(rest.begin(), rest.end(),
+                     [](char c) { return LowerAlnum(c) || c == ':' || c == '-'; });
+}
+
+}  // namespace
 
 bool IsWatchedTokenSecret(const json& secret) {
   return Str(secret, "type") == kSecretTypeBootstrapToken &&
@@ -30,10 +59,26 @@ std::optional<std::string> TokenIDFromName(std::string_view name) {
     return std::nullopt;
   }
   std::string_view id = name.substr(prefix.size());
-  for (char c : id) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return std::nullopt;
-  }
+  if (!std::all_of(id.begin(), id.end(), LowerAlnum)) return std::nullopt;
   return std::string(id);
+}
+
+std::expected<std::vector<std::string>, std::string> TokenGroups(const json& secret) {
+  std::vector<std::string> groups{kBootstrapDefaultGroup};
+  const std::string extra = SecretData(secret, kTokenExtraGroupsKey);
+  if (!extra.empty()) {
+    for (std::string& group : util::Split(extra, ',')) {
+      if (!ValidGroupName(group)) {
+        return std::unexpected("bootstrap group \"" + group +
+                               "\" is invalid (must match "
+                               "system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9])");
+      }
+      groups.push_back(std::move(group));
+    }
+  }
+  std::sort(groups.begin(), groups.end());
+  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  return groups;
 }
 
 Expiration GetExpiration(const json& secret, Time now) {
@@ -84,4 +129,4 @@ std::optional<SigningToken> TokenForSigning(const json& secret, Time now) {
   return token;
 }
 
-}  // namespace controller::bootstrap
+}  // namespace clusterbootstrap
