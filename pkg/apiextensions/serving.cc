@@ -9,6 +9,7 @@
 #include "pkg/apiextensions/registry/crd.h"
 #include "pkg/apiextensions/registry/custom_resource.h"
 #include "pkg/apiextensions/schema/structural.h"
+#include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
 #include "pkg/genericserver/endpoints/installer.h"
 #include "pkg/genericserver/endpoints/version_priority.h"
 #include "pkg/genericserver/server/responses.h"
@@ -195,6 +196,14 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
       wrap = true;
     }
   }
+  // Strategy None: a version is another's with its apiVersion rewritten, so managers that
+  // wrote through one are compared there by writes through the others (a webhook's
+  // conversions cannot be waited for there: they are compared in the version written).
+  std::shared_ptr<apimachinery::managedfields::KindVersions> kind_versions;
+  if (!webhook && webhook_error.empty() && versions.size() > 1) {
+    kind_versions = std::make_shared<apimachinery::managedfields::KindVersions>();
+  }
+  std::vector<registry::ResourceSpecPtr> linked;
   for (const json& v : versions) {
     if (!v.is_object()) continue;
     const std::string name = v.value("name", "");
@@ -203,6 +212,19 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
     auto made = CustomResourceSpec(crd, name);
     if (!made) return std::unexpected(made.error());
     registry::ResourceSpecPtr resource = *made;
+    if (kind_versions) {
+      auto with_version = [](std::string gv) {
+        return [gv](const json& o) {
+          json out = o;
+          out["apiVersion"] = gv;
+          return out;
+        };
+      };
+      kind_versions->Add(resource->GroupVersion(), resource->field_manager,
+                         with_version(entry->group + "/" + storage_version),
+                         with_version(resource->GroupVersion()));
+      linked.push_back(resource);
+    }
     std::shared_ptr<storage::Interface> storage = cache;
     if (wrap) {
       storage = storage::NewConverting(
@@ -216,6 +238,7 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
       entry->stores[name] = std::move(store);
     }
   }
+  for (const auto& resource : linked) resource->field_manager->LinkVersions(kind_versions);
   std::sort(entry->versions.begin(), entry->versions.end(), endpoints::VersionPriorityLess);
 
   std::lock_guard lock(mu_);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
+#include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
 #include "pkg/genericserver/endpoints/installer.h"
 #include "pkg/genericserver/storage/converting.h"
 #include "pkg/master/bootstrap/kubernetes_service.h"
@@ -167,11 +168,20 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   storage::Conversion hpa_v1;
   hpa_v1.to_storage = resources::HorizontalPodAutoscalerToV2;
   hpa_v1.from_storage = resources::HorizontalPodAutoscalerToV1;
+  registry::ResourceSpecPtr hpa = resources::HorizontalPodAutoscalers();
+  registry::ResourceSpecPtr hpa_as_v1 = resources::HorizontalPodAutoscalersV1();
+  {
+    // A manager that wrote through one version is compared in it by writes through the other.
+    auto versions = std::make_shared<apimachinery::managedfields::KindVersions>();
+    auto same = [](const nlohmann::json& o) { return o; };
+    versions->Add(hpa->GroupVersion(), hpa->field_manager, same, same);
+    versions->Add(hpa_as_v1->GroupVersion(), hpa_as_v1->field_manager, hpa_v1.to_storage,
+                  hpa_v1.from_storage);
+    hpa->field_manager->LinkVersions(versions);
+    hpa_as_v1->field_manager->LinkVersions(versions);
+  }
   api_group("autoscaling",
-            {{"v2", {resources::HorizontalPodAutoscalers()}},
-             {"v1",
-              {},
-              {converted(resources::HorizontalPodAutoscalersV1(), hpa_v1, namespace_lifecycle)}}});
+            {{"v2", {hpa}}, {"v1", {}, {converted(hpa_as_v1, hpa_v1, namespace_lifecycle)}}});
   group_version("batch", "v1", {resources::Jobs(), resources::CronJobs()});
   group_version("certificates.k8s.io", "v1", {resources::CertificateSigningRequests()});
   group_version(

@@ -460,10 +460,12 @@ class Webhook:
 
     respond(path, body) -> (status, reply) decides each POST; reply is a JSON-able value
     or None for an empty body. received lists (path, content type, parsed body) in order.
+    respond_get(path) -> (status, reply) answers GETs (404 without it). url is the base URL;
     write_kubeconfig(path) writes the kubeconfig the server is given. stop() ends it.
     """
 
-    def __init__(self, respond=lambda path, body: (200, None), url_path="/"):
+    def __init__(self, respond=lambda path, body: (200, None), url_path="/",
+                 respond_get=None):
         import http.server
         import json
         import threading
@@ -483,7 +485,12 @@ class Webhook:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 hook.received.append((self.path, self.headers["Content-Type"], body))
-                status, reply = respond(self.path, body)
+                self.reply(*respond(self.path, body))
+
+            def do_GET(self):
+                self.reply(*(respond_get(self.path) if respond_get else (404, None)))
+
+            def reply(self, status, reply):
                 data = b"" if reply is None else json.dumps(reply).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -500,6 +507,10 @@ class Webhook:
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
+
+    @property
+    def url(self):
+        return "https://127.0.0.1:%d" % self.server.server_address[1]
 
     def write_kubeconfig(self, path):
         with open(path, "w") as f:

@@ -23,13 +23,10 @@ Run with:
 """
 
 import base64
-import http.server
 import json
 import os
 import shutil
-import ssl
 import tempfile
-import threading
 import time
 import unittest
 
@@ -218,59 +215,30 @@ class SigningKey:
 
 
 class OIDCProvider:
-    """An OpenID provider over HTTPS on a free loopback port: the discovery document and
-    the JWKS of `keys` (replace it to rotate). fetches counts the GETs of each path."""
+    """An OpenID provider over HTTPS (harness.Webhook's server) on a free loopback port: the
+    discovery document and the JWKS of `keys` (replace it to rotate). fetches counts the
+    GETs of each path."""
 
-    def __init__(self, tmpdir, keys):
+    def __init__(self, keys):
         self.keys = keys
         self.fetches = {}
-        self.cert = os.path.join(tmpdir, "oidc.crt")
-        key = os.path.join(tmpdir, "oidc.key")
-        out = harness.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
-                           "1", "-subj", "/CN=127.0.0.1", "-addext",
-                           "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", self.cert])
-        if out.returncode != 0:
-            raise harness.ServerError("openssl: " + out.stderr)
-        provider = self
+        self.service = harness.Webhook(respond_get=self.answer)
+        self.cert = self.service.cert
+        self.issuer = self.service.url
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                provider.fetches[self.path] = provider.fetches.get(self.path, 0) + 1
-                if self.path == "/.well-known/openid-configuration":
-                    reply = {"issuer": provider.issuer, "jwks_uri": provider.issuer + "/keys",
-                             "response_types_supported": ["id_token"],
-                             "subject_types_supported": ["public"],
-                             "id_token_signing_alg_values_supported": ["RS256", "ES256"]}
-                elif self.path == "/keys":
-                    reply = {"keys": [k.jwk() for k in provider.keys]}
-                else:
-                    self.send_error(404)
-                    return
-                data = json.dumps(reply).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(self.cert, key)
-        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def issuer(self):
-        return "https://127.0.0.1:%d" % self.server.server_address[1]
+    def answer(self, path):
+        self.fetches[path] = self.fetches.get(path, 0) + 1
+        if path == "/.well-known/openid-configuration":
+            return 200, {"issuer": self.issuer, "jwks_uri": self.issuer + "/keys",
+                         "response_types_supported": ["id_token"],
+                         "subject_types_supported": ["public"],
+                         "id_token_signing_alg_values_supported": ["RS256", "ES256"]}
+        if path == "/keys":
+            return 200, {"keys": [k.jwk() for k in self.keys]}
+        return 404, None
 
     def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
+        self.service.stop()
 
 
 class OIDCTest(unittest.TestCase):
@@ -280,7 +248,7 @@ class OIDCTest(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="kas-it-oidc-")
         cls.rsa = SigningKey("rsa-1")
         cls.ec = SigningKey("ec-1", "ES256")
-        cls.provider = OIDCProvider(cls.tmp, [cls.rsa, cls.ec])
+        cls.provider = OIDCProvider([cls.rsa, cls.ec])
         try:
             cls.server = harness.Server(
                 "--oidc-issuer-url", cls.provider.issuer, "--oidc-client-id", "kubectl",

@@ -128,6 +128,39 @@ class ServerSideApplyTests(WriteTestCase):
         self.assertEqual([e for e in forced["metadata"]["managedFields"]
                           if e.get("subresource") == "scale"], [])
 
+    def test_managers_of_another_version_conflict_in_theirs(self):
+        """An HPA applied through autoscaling/v2 and again through v1: the v1 target changes
+        the v2 metrics, so it conflicts with the v2 manager there, as upstream compares."""
+        target = {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
+        v2 = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+              "metadata": {"name": "web"},
+              "spec": {"scaleTargetRef": target, "maxReplicas": 5,
+                       "metrics": [{"type": "Resource", "resource": {
+                           "name": "cpu",
+                           "target": {"type": "Utilization", "averageUtilization": 80}}}]}}
+        v1 = {"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
+              "metadata": {"name": "web"},
+              "spec": {"scaleTargetRef": target, "maxReplicas": 5,
+                       "targetCPUUtilizationPercentage": 50}}
+        self.ok("apply", "--server-side", "--field-manager=platform", "-n", "ssa", "-f",
+                self.kubectl.write(json.dumps(v2)))
+        manifest = self.kubectl.write(json.dumps(v1))
+        err = self.fails("apply", "--server-side", "--field-manager=team", "-n", "ssa", "-f",
+                         manifest)
+        self.assertTrue(err.startswith('error: Apply failed with 1 conflict: conflict with '
+                                       '"platform": .spec.metrics\n'), err)
+        self.ok("apply", "--server-side", "--field-manager=team", "--force-conflicts", "-n",
+                "ssa", "-f", manifest)
+        live = self.api("GET", "/apis/autoscaling/v2/namespaces/ssa/horizontalpodautoscalers/web",
+                        expect=200)[1]
+        self.assertEqual(live["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"],
+                         50)
+        platform = entry(live, "platform", "Apply")
+        self.assertEqual(platform["apiVersion"], "autoscaling/v2")
+        self.assertNotIn("f:metrics", platform["fieldsV1"]["f:spec"])
+        self.assertIn("f:maxReplicas", platform["fieldsV1"]["f:spec"])
+        self.assertEqual(entry(live, "team", "Apply")["apiVersion"], "autoscaling/v1")
+
     def test_kubectl_field_manager_flag(self):
         path = self.kubectl.write(json.dumps(deployment("fm", 1)))
         self.ok("apply", "--server-side", "--field-manager=ci", "-f", path, "-n", "ssa")

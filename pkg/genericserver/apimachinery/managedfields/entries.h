@@ -22,10 +22,11 @@ struct Entry {
   fieldpath::Set set;
 
   bool applied() const { return operation == "Apply"; }
-  // Whether `other` is the same manager (the entry's identity leaves out time and fields).
+  // Whether `other` is the same manager (the entry's identity leaves out time and fields,
+  // and an applier's apiVersion, as upstream's manager identifier does).
   bool SameManager(const Entry& other) const {
     return manager == other.manager && operation == other.operation &&
-           api_version == other.api_version && subresource == other.subresource;
+           (applied() || api_version == other.api_version) && subresource == other.subresource;
   }
 };
 

@@ -83,6 +83,72 @@ typed::Comparison CompareWithout(const json& before, const json& after, const ty
   return c;
 }
 
+// This write's objects as the kind's other versions see them. Per call; one thread.
+class VersionViews {
+ public:
+  VersionViews(const FieldManager& self, std::string own)
+      : versions_(self.versions()), own_(std::move(own)), own_root_(&self.schema().Root()) {}
+
+  // The schema of `version`'s objects; null when the kind does not convert to it.
+  const typed::Type* Root(const std::string& version) {
+    if (version == own_) return own_root_;
+    if (!versions_) return nullptr;
+    auto it = managers_.find(version);
+    if (it == managers_.end()) it = managers_.emplace(version, versions_->Manager(version)).first;
+    return it->second ? &it->second->schema().Root() : nullptr;
+  }
+  // An object of this version as `version` has it, and back.
+  std::optional<json> To(const json& own, const std::string& version) const {
+    if (version == own_) return own;
+    if (!versions_) return std::nullopt;
+    return versions_->Convert(own, own_, version);
+  }
+  std::optional<json> From(const json& other, const std::string& version) const {
+    if (version == own_) return other;
+    if (!versions_) return std::nullopt;
+    return versions_->Convert(other, version, own_);
+  }
+
+ private:
+  std::shared_ptr<const KindVersions> versions_;
+  std::string own_;
+  const typed::Type* own_root_;
+  std::map<std::string, std::shared_ptr<const FieldManager>> managers_;  // kept alive
+};
+
+// What a write changed (`before` to `after`, objects of this version) as each manager's
+// version sees it (upstream's Updater compares the objects converted to the version of every
+// manager); a manager of a version that does not convert is compared in this one.
+class Changes {
+ public:
+  Changes(VersionViews& views, const std::string& own, const json& before, const json& after,
+          Set reset, typed::Comparison mine)
+      : views_(views), own_(own), before_(before), after_(after), reset_(std::move(reset)) {
+    at_.emplace(own, std::move(mine));
+  }
+
+  const typed::Comparison& Own() const { return at_.at(own_); }
+  const typed::Comparison& At(const std::string& version) {
+    auto it = at_.find(version);
+    if (it != at_.end()) return it->second;
+    const typed::Type* root = views_.Root(version);
+    std::optional<json> before = root ? views_.To(before_, version) : std::nullopt;
+    std::optional<json> after = before ? views_.To(after_, version) : std::nullopt;
+    if (!after) return Own();
+    EraseManagedFields(*before);
+    EraseManagedFields(*after);
+    return at_.emplace(version, CompareWithout(*before, *after, *root, reset_)).first->second;
+  }
+
+ private:
+  VersionViews& views_;
+  const std::string& own_;
+  const json& before_;
+  const json& after_;
+  Set reset_;
+  std::map<std::string, typed::Comparison> at_;
+};
+
 std::string Now() { return util::FormatTime(std::chrono::system_clock::now()); }
 
 Entry* Find(Entries& entries, const Entry& who) {
@@ -186,13 +252,69 @@ Status ConflictStatus(std::vector<Conflict> conflicts) {
 }
 
 // What a change takes from every manager but `except`: the fields it modified or added, and
-// those it removed.
-void TakeOwnership(Entries& entries, const typed::Comparison& cmp, const Entry* except) {
-  const Set changed = cmp.modified.Union(cmp.added);
+// those it removed, in the manager's version.
+void TakeOwnership(Entries& entries, Changes& changes, const Entry* except) {
   for (Entry& e : entries) {
     if (except && e.SameManager(*except)) continue;
-    e.set = e.set.Difference(changed).Difference(cmp.removed);
+    const typed::Comparison& cmp = changes.At(e.api_version);
+    e.set = e.set.Difference(cmp.modified.Union(cmp.added)).Difference(cmp.removed);
   }
+}
+
+// upstream's prune: `merged` without the fields `last` (what the applier set before, in its
+// version) held and the applier no longer sets, unless another manager owns them (in its
+// version) or they are not the applier's to remove.
+json Prune(const json& merged, const Entries& managers, const Entry& self, const Set& last,
+           const std::string& last_version, VersionViews& views) {
+  // At `version`: the fields of `merged` that `pruned` lost and `keep` holds are put back.
+  auto add_back = [&views](const json& merged, const json& pruned, const std::string& version,
+                           const Set& keep) -> std::optional<json> {
+    const typed::Type* root = views.Root(version);
+    std::optional<json> m = root ? views.To(merged, version) : std::nullopt;
+    std::optional<json> p = m ? views.To(pruned, version) : std::nullopt;
+    if (!p) return std::nullopt;
+    auto full = [root](const json& v) {
+      return typed::EnsureNamedFieldsAreMembers(typed::ToFieldSet(v, *root), *root);
+    };
+    const Set missing =
+        full(*m).Difference(full(*p).Union(typed::EnsureNamedFieldsAreMembers(keep, *root)));
+    return views.From(typed::RemoveItems(*m, missing, *root), version);
+  };
+  const std::string& own = self.api_version;
+  const std::string& at = views.Root(last_version) ? last_version : own;
+  const typed::Type* root = views.Root(at);
+  std::optional<json> converted = views.To(merged, at);
+  std::optional<json> pruned =
+      converted
+          ? views.From(typed::RemoveItems(*converted,
+                                          typed::EnsureNamedFieldsAreMembers(last, *root), *root),
+                       at)
+          : std::nullopt;
+  if (!pruned) return merged;
+  // Fields others own, at each of their versions (this one first).
+  std::map<std::string, Set> managed;
+  for (const Entry& e : managers) {
+    const std::string& version = views.Root(e.api_version) ? e.api_version : own;
+    managed[version] = managed[version].Union(e.set);
+  }
+  if (auto it = managed.find(own); it != managed.end()) {
+    if (auto back = add_back(merged, *pruned, own, it->second)) pruned = std::move(back);
+    managed.erase(it);
+  }
+  for (const auto& [version, set] : managed) {
+    if (auto back = add_back(merged, *pruned, version, set)) pruned = std::move(back);
+  }
+  // What `last` did not hold is not this apply's to remove (upstream's dangling items).
+  std::optional<json> m = views.To(merged, at);
+  std::optional<json> p = m ? views.To(*pruned, at) : std::nullopt;
+  if (!p) return *pruned;
+  auto full = [root](const json& v) {
+    return typed::EnsureNamedFieldsAreMembers(typed::ToFieldSet(v, *root), *root);
+  };
+  const Set dangling =
+      full(*m).Difference(full(*p)).Intersection(typed::EnsureNamedFieldsAreMembers(last, *root));
+  std::optional<json> out = views.From(typed::RemoveItems(*m, dangling, *root), at);
+  return out ? std::move(*out) : std::move(*pruned);
 }
 
 void DropEmpty(Entries& entries) {
@@ -200,6 +322,25 @@ void DropEmpty(Entries& entries) {
 }
 
 }  // namespace
+
+void KindVersions::Add(std::string api_version, std::weak_ptr<const FieldManager> manager,
+                       Conversion to_hub, Conversion from_hub) {
+  versions_[std::move(api_version)] = {std::move(manager), std::move(to_hub), std::move(from_hub)};
+}
+
+std::optional<json> KindVersions::Convert(const json& object, const std::string& from,
+                                          const std::string& to) const {
+  auto f = versions_.find(from), t = versions_.find(to);
+  if (f == versions_.end() || t == versions_.end()) return std::nullopt;
+  json converted = t->second.from_hub(f->second.to_hub(object));
+  if (!converted.is_object()) return std::nullopt;
+  return converted;
+}
+
+std::shared_ptr<const FieldManager> KindVersions::Manager(const std::string& api_version) const {
+  auto it = versions_.find(api_version);
+  return it == versions_.end() ? nullptr : it->second.manager.lock();
+}
 
 std::string ManagerFromUserAgent(std::string_view user_agent) {
   std::string out;
@@ -225,6 +366,16 @@ const typed::Schema& FieldManager::schema() const {
     new_object_["kind"] = options_.kind;
   });
   return *schema_;
+}
+
+void FieldManager::LinkVersions(std::shared_ptr<const KindVersions> versions) const {
+  std::lock_guard lock(versions_mu_);
+  versions_ = std::move(versions);
+}
+
+std::shared_ptr<const KindVersions> FieldManager::versions() const {
+  std::lock_guard lock(versions_mu_);
+  return versions_;
 }
 
 const json& FieldManager::NewObject() const {
@@ -261,10 +412,14 @@ void FieldManager::Update(const json* live, json& object, const WriteContext& wr
     auto it = before["metadata"].find("managedFields");
     if (it != before["metadata"].end()) skip = &*it;
   }
-  const typed::Comparison cmp = CompareWithout(before, object, root, ResetSet(write.reset), skip);
+  const Set reset = ResetSet(write.reset);
+  VersionViews views(*this, options_.api_version);
+  Changes changes(views, options_.api_version, before, object, reset,
+                  CompareWithout(before, object, root, reset, skip));
+  const typed::Comparison& cmp = changes.Own();
   const Set mine =
       cmp.modified.Union(cmp.added).Difference(cmp.removed).Difference(StrippedFields());
-  TakeOwnership(*managers, cmp, nullptr);
+  TakeOwnership(*managers, changes, nullptr);
   DropEmpty(*managers);
   if (!mine.Empty()) {
     Entry self{write.manager, "Update", options_.api_version, write.subresource, Now(), mine};
@@ -331,6 +486,7 @@ std::expected<json, Status> FieldManager::Apply(const json* live, const json& co
   Entry self{write.manager, "Apply", options_.api_version, write.subresource, "", {}};
   Entry* previous = Find(managers, self);
   const Set last = previous ? previous->set : Set();
+  const std::string last_version = previous ? previous->api_version : options_.api_version;
   const std::string last_time = previous ? previous->time : "";
   const bool existed = previous != nullptr;
   self.set = applied.RecursiveDifference(reset).Difference(StrippedFields());
@@ -338,34 +494,19 @@ std::expected<json, Status> FieldManager::Apply(const json* live, const json& co
   managers.push_back(self);
 
   // Fields this manager applied last time and no longer does go, unless someone else owns them.
-  if (!last.Empty()) {
-    auto full_set = [&](const json& v) {
-      return typed::EnsureNamedFieldsAreMembers(typed::ToFieldSet(v, root), root);
-    };
-    const Set last_members = typed::EnsureNamedFieldsAreMembers(last, root);
-    json pruned = typed::RemoveItems(merged, last_members, root);
-    Set managed;
-    for (const Entry& e : managers) managed = managed.Union(e.set);
-    const Set merged_set = full_set(merged);
-    pruned = typed::RemoveItems(merged,
-                                merged_set.Difference(full_set(pruned).Union(
-                                    typed::EnsureNamedFieldsAreMembers(managed, root))),
-                                root);
-    pruned = typed::RemoveItems(
-        merged, merged_set.Difference(full_set(pruned)).Intersection(last_members), root);
-    merged = std::move(pruned);
-  }
+  VersionViews views(*this, options_.api_version);
+  if (!last.Empty()) merged = Prune(merged, managers, self, last, last_version, views);
 
-  const typed::Comparison cmp = CompareWithout(current, merged, root, reset);
+  Changes changes(views, options_.api_version, current, merged, reset,
+                  CompareWithout(current, merged, root, reset));
+  const typed::Comparison& cmp = changes.Own();
   std::vector<Conflict> conflicts;
-  {
-    const Set changed = cmp.modified.Union(cmp.added);
-    for (const Entry& e : managers) {
-      if (e.SameManager(self)) continue;
-      e.set.Intersection(changed).Iterate([&](const Path& p) {
-        conflicts.push_back({PrintManager(e), p});
-      });
-    }
+  for (const Entry& e : managers) {
+    if (e.SameManager(self)) continue;
+    const typed::Comparison& theirs = changes.At(e.api_version);
+    e.set.Intersection(theirs.modified.Union(theirs.added)).Iterate([&](const Path& p) {
+      conflicts.push_back({PrintManager(e), p});
+    });
   }
   if (!conflicts.empty() && !force) {
     // kubectl's move from client-side apply: fields its last-applied annotation sets may be
@@ -382,7 +523,7 @@ std::expected<json, Status> FieldManager::Apply(const json* live, const json& co
     }
     if (!allowed) return std::unexpected(ConflictStatus(std::move(conflicts)));
   }
-  TakeOwnership(managers, cmp, &self);
+  TakeOwnership(managers, changes, &self);
   DropEmpty(managers);
   Entry* mine = Find(managers, self);
   if (mine) mine->time = cmp.Same() && existed ? last_time : Now();

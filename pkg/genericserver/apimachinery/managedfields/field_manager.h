@@ -6,6 +6,8 @@
 // built on first use, once); any thread.
 
 #include <expected>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -30,6 +32,31 @@ using ResetFields = std::vector<std::vector<std::string>>;
 // Who writes, as upstream names a manager without ?fieldManager: the User-Agent up to its
 // first "/", printable characters only, at most 128 bytes ("kubectl-create").
 std::string ManagerFromUserAgent(std::string_view user_agent);
+
+class FieldManager;
+
+// The served versions of one kind (autoscaling/v1 beside v2, a CRD's versions), so that a
+// write compares what it changed in the version each manager wrote through, as upstream's
+// converter lets structured-merge-diff do: each version's field manager, and how its objects
+// convert to the kind's hub (the storage version) and back. Filled before the first write
+// through any of them (before the stores serve), read-only afterwards: any thread.
+class KindVersions {
+ public:
+  using Conversion = std::function<nlohmann::json(const nlohmann::json&)>;
+  void Add(std::string api_version, std::weak_ptr<const FieldManager> manager, Conversion to_hub,
+           Conversion from_hub);
+  // `object` (of `from`) as `to` sees it; std::nullopt when either version is not the kind's.
+  std::optional<nlohmann::json> Convert(const nlohmann::json& object, const std::string& from,
+                                        const std::string& to) const;
+  std::shared_ptr<const FieldManager> Manager(const std::string& api_version) const;
+
+ private:
+  struct Version {
+    std::weak_ptr<const FieldManager> manager;
+    Conversion to_hub, from_hub;
+  };
+  std::map<std::string, Version, std::less<>> versions_;
+};
 
 struct WriteContext {
   std::string manager;
@@ -67,13 +94,22 @@ class FieldManager {
   // Upstream's new empty object of the kind, as JSON (built once, with the schema).
   const nlohmann::json& NewObject() const;
 
- private:
+  // The kind's other versions, for managers that wrote through them; without any, every
+  // manager's fields are compared in this version. Set before the first write (below a
+  // mutex all the same: the field manager is shared).
+  void LinkVersions(std::shared_ptr<const KindVersions> versions) const;
+  std::shared_ptr<const KindVersions> versions() const;
+
+  // The typed schema the kind's objects are merged and compared with (built on first use).
   const typed::Schema& schema() const;
 
+ private:
   Options options_;
   mutable std::once_flag once_;
   mutable std::unique_ptr<typed::Schema> schema_;
   mutable nlohmann::json new_object_;
+  mutable std::mutex versions_mu_;
+  mutable std::shared_ptr<const KindVersions> versions_;  // guarded by versions_mu_
 };
 
 // An applied configuration's apiVersion must be the one applied to: upstream's 400 otherwise.

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
+#include "pkg/genericserver/registry/resource_spec.h"
+#include "pkg/master/registry/resources.h"
 #include "pkg/master/schemas/schemas.h"
 
 using apimachinery::managedfields::FieldManager;
@@ -216,4 +218,86 @@ TEST_CASE("kubectl's move from client-side apply does not conflict", "[managedfi
                 .get<std::string>())["spec"]["replicas"] == 3);
   // Another manager than kubectl gets the conflict.
   CHECK_FALSE(Deployments().Apply(&live, Deployment(3), Write("flux"), false));
+}
+
+namespace {
+
+// autoscaling/v2 and v1 HPAs with their field managers linked as the server links them.
+struct HPAVersions {
+  registry::ResourceSpecPtr v2 = master::resources::HorizontalPodAutoscalers();
+  registry::ResourceSpecPtr v1 = master::resources::HorizontalPodAutoscalersV1();
+  HPAVersions() {
+    auto versions = std::make_shared<apimachinery::managedfields::KindVersions>();
+    auto same = [](const json& o) { return o; };
+    versions->Add("autoscaling/v2", v2->field_manager, same, same);
+    versions->Add("autoscaling/v1", v1->field_manager,
+                  master::resources::HorizontalPodAutoscalerToV2,
+                  master::resources::HorizontalPodAutoscalerToV1);
+    v2->field_manager->LinkVersions(versions);
+    v1->field_manager->LinkVersions(versions);
+  }
+};
+
+json HPAv2(int cpu) {
+  return {
+      {"apiVersion", "autoscaling/v2"},
+      {"kind", "HorizontalPodAutoscaler"},
+      {"metadata", {{"name", "web"}, {"namespace", "default"}}},
+      {"spec",
+       {{"scaleTargetRef", {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", "web"}}},
+        {"maxReplicas", 5},
+        {"metrics",
+         {{{"type", "Resource"},
+           {"resource",
+            {{"name", "cpu"},
+             {"target", {{"type", "Utilization"}, {"averageUtilization", cpu}}}}}}}}}}};
+}
+
+json HPAv1(int cpu, int max = 5) {
+  return {
+      {"apiVersion", "autoscaling/v1"},
+      {"kind", "HorizontalPodAutoscaler"},
+      {"metadata", {{"name", "web"}, {"namespace", "default"}}},
+      {"spec",
+       {{"scaleTargetRef", {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", "web"}}},
+        {"maxReplicas", max},
+        {"targetCPUUtilizationPercentage", cpu}}}};
+}
+
+}  // namespace
+
+TEST_CASE("managers of another version are compared in theirs", "[managedfields]") {
+  HPAVersions hpa;
+  const auto& v1 = *hpa.v1->field_manager;
+  const auto& v2 = *hpa.v2->field_manager;
+  auto created = v2.Apply(nullptr, HPAv2(80), Write("autoscaler-config"), false);
+  REQUIRE(created);
+  CHECK(EntryOf(*created, "autoscaler-config")["apiVersion"] == "autoscaling/v2");
+  // What a write through v1 reads.
+  const json live_v1 = master::resources::HorizontalPodAutoscalerToV1(*created);
+
+  // The same target through v1 is the same metrics in v2: shared, no conflict.
+  auto same = v1.Apply(&live_v1, HPAv1(80), Write("tuner"), false);
+  INFO((same ? std::string() : same.error().message));
+  REQUIRE(same);
+  // Another target changes v2's metrics, which the v2 manager owns.
+  auto conflict = v1.Apply(&live_v1, HPAv1(50), Write("tuner"), false);
+  REQUIRE_FALSE(conflict);
+  CHECK(conflict.error().message ==
+        R"(Apply failed with 1 conflict: conflict with "autoscaler-config": .spec.metrics)");
+  auto forced = v1.Apply(&live_v1, HPAv1(50), Write("tuner"), true);
+  REQUIRE(forced);
+  json owner = EntryOf(*forced, "autoscaler-config");
+  CHECK_FALSE(owner["fieldsV1"]["f:spec"].contains("f:metrics"));
+  CHECK(owner["fieldsV1"]["f:spec"].contains("f:maxReplicas"));
+  CHECK(EntryOf(*forced, "tuner")["apiVersion"] == "autoscaling/v1");
+
+  // An update through v1 takes from the v2 manager what it changed in v2's terms.
+  json edited = live_v1;
+  edited["spec"]["maxReplicas"] = 9;
+  v1.Update(&live_v1, edited, Write("kubectl-edit"));
+  owner = EntryOf(edited, "autoscaler-config");
+  CHECK_FALSE(owner["fieldsV1"]["f:spec"].contains("f:maxReplicas"));
+  CHECK(owner["fieldsV1"]["f:spec"].contains("f:metrics"));
+  CHECK(EntryOf(edited, "kubectl-edit")["fieldsV1"]["f:spec"].contains("f:maxReplicas"));
 }
