@@ -141,11 +141,14 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       nullptr);
   auto pods = store(resources::Pods(disruption_budgets), namespace_lifecycle);
   auto secrets = store(resources::Secrets(), namespace_lifecycle);
-  auto service_accounts = store(resources::ServiceAccounts(master), namespace_lifecycle);
+  auto nodes = store(resources::Nodes(), namespace_lifecycle);
+  auto service_accounts =
+      store(resources::ServiceAccounts(master, {pods, secrets, nodes}), namespace_lifecycle);
   if (auto lookup = master.service_account_lookup) {
     using Kind = authn::ServiceAccountObjects::Kind;
-    for (auto [followed, kind] : {std::pair{service_accounts, Kind::kServiceAccount},
-                                  std::pair{secrets, Kind::kSecret}, std::pair{pods, Kind::kPod}}) {
+    for (auto [followed, kind] :
+         {std::pair{service_accounts, Kind::kServiceAccount}, std::pair{secrets, Kind::kSecret},
+          std::pair{pods, Kind::kPod}, std::pair{nodes, Kind::kNode}}) {
       StartStoreFeed(followed, FeedInto(lookup, kind), *lifecycle, *config.Get().io);
     }
   }
@@ -157,11 +160,11 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       std::make_shared<registry::Store>(resources::Bindings(pods), nullptr, namespace_lifecycle);
   auto config_maps = store(resources::ConfigMaps(), namespace_lifecycle);
   group_version("", "v1",
-                {resources::Events(), resources::Nodes(), resources::PersistentVolumes(),
+                {resources::Events(), resources::PersistentVolumes(),
                  resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
                  resources::PodTemplates(), resources::LimitRanges(), resources::ResourceQuotas()},
                 {pods, bindings, services, endpoints, component_statuses, config_maps, secrets,
-                 service_accounts});
+                 service_accounts, nodes});
   group_version("apps", "v1",
                 {resources::Deployments(), resources::ReplicaSets(), resources::StatefulSets(),
                  resources::DaemonSets(), resources::ControllerRevisions()});

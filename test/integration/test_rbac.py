@@ -255,16 +255,42 @@ class RBACTest(kcm_cluster.ClusterTestCase):
 
     def test_tokens_die_with_their_objects(self):
         """--service-account-lookup (the default): a token is refused once its service
-        account, its bound pod or its legacy Secret is gone."""
+        account, its bound pod or node or its legacy Secret is gone."""
         self.namespace("life")
         self.ok("create", "serviceaccount", "short", "-n", "life")
         self.ok("create", "serviceaccount", "other", "-n", "life")
-        self.ok("run", "holder", "--image=busybox", "-n", "life")
+        self.ok("run", "holder", "--image=busybox", "-n", "life",
+                '--overrides={"spec": {"serviceAccountName": "other"}}')
+        self.ok("create", "-f", "-", stdin=json.dumps({
+            "apiVersion": "v1", "kind": "Node", "metadata": {"name": "life-node"}}))
         plain = self.token_kubeconfig(
             "plain", self.ok("create", "token", "short", "-n", "life").strip())
         bound = self.token_kubeconfig("bound", self.ok(
             "create", "token", "other", "-n", "life", "--bound-object-kind=Pod",
             "--bound-object-name=holder").strip())
+        # Bound objects must exist, be the pod of that account, have the uid named.
+        for args, error in [
+                (("--bound-object-kind=Pod", "--bound-object-name=missing"),
+                 'pods "missing" not found'),
+                (("--bound-object-kind=Node", "--bound-object-name=missing"),
+                 'nodes "missing" not found'),
+                (("--bound-object-kind=Secret", "--bound-object-name=missing"),
+                 'secrets "missing" not found')]:
+            r = self.kubectl("create", "token", "other", "-n", "life", *args)
+            self.assertNotEqual(r.returncode, 0, args)
+            self.assertIn(error, r.stderr)
+        r = self.kubectl("create", "token", "short", "-n", "life", "--bound-object-kind=Pod",
+                         "--bound-object-name=holder")
+        self.assertIn('cannot bind token for serviceaccount "short" to pod running with '
+                      'different serviceaccount name.', r.stderr)
+        r = self.kubectl("create", "token", "other", "-n", "life", "--bound-object-kind=Pod",
+                         "--bound-object-name=holder", "--bound-object-uid=not-its-uid")
+        self.assertIn('Operation cannot be fulfilled on Pod "holder": the UID in the bound '
+                      'object reference (not-its-uid) does not match the UID in record.',
+                      r.stderr)
+        on_node = self.token_kubeconfig("on-node", self.ok(
+            "create", "token", "other", "-n", "life", "--bound-object-kind=Node",
+            "--bound-object-name=life-node").strip())
         # A legacy token: the controller manager fills the Secret.
         self.ok("apply", "-f", "-", stdin=json.dumps({
             "apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/service-account-token",
@@ -278,7 +304,7 @@ class RBACTest(kcm_cluster.ClusterTestCase):
         import base64
         legacy = self.token_kubeconfig(
             "legacy", base64.b64decode(secret["data"]["token"]).decode())
-        for kc in (plain, bound, legacy):
+        for kc in (plain, bound, on_node, legacy):
             self.assertEqual(self.whoami(kc)["username"].split(":")[-1],
                              "short" if kc == plain else "other")
 
@@ -289,6 +315,8 @@ class RBACTest(kcm_cluster.ClusterTestCase):
             wait_for(probe, 30, "the token refused")
         self.ok("delete", "pod", "holder", "-n", "life", "--grace-period=0", "--force")
         refused(bound)
+        self.ok("delete", "node", "life-node")
+        refused(on_node)
         self.assertEqual(self.whoami(legacy)["username"], "system:serviceaccount:life:other")
         self.ok("delete", "secret", "legacy", "-n", "life")
         refused(legacy)

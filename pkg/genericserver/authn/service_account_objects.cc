@@ -67,7 +67,7 @@ void ServiceAccountObjects::MarkSynced(Kind kind) {
 
 bool ServiceAccountObjects::Synced() const {
   std::shared_lock lock(mu_);
-  return synced_.size() == 3;
+  return synced_.size() == kKinds;
 }
 
 std::optional<ServiceAccountObjects::Entry> ServiceAccountObjects::Find(

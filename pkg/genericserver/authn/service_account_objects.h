@@ -1,6 +1,7 @@
 #pragma once
 // What the service-account authenticator looks up (upstream's --service-account-lookup):
-// the service accounts, Secrets and pods that exist, by namespace and name, with their
+// the service accounts, Secrets, pods and nodes that exist, by namespace (nodes: "") and
+// name, with their
 // uid, whether they are being deleted, and a Secret's token. Kept in memory, fed from the
 // watch caches by the server that owns the stores, so a token check reads no storage.
 //
@@ -19,7 +20,8 @@ namespace authn {
 
 class ServiceAccountObjects {
  public:
-  enum class Kind { kServiceAccount, kSecret, kPod };
+  enum class Kind { kServiceAccount, kSecret, kPod, kNode };
+  static constexpr int kKinds = 4;
   struct Entry {
     std::string uid;
     bool deleting = false;        // has a deletionTimestamp
@@ -41,7 +43,7 @@ class ServiceAccountObjects {
   void UpsertLocked(Kind kind, const nlohmann::json& object);
 
   mutable std::shared_mutex mu_;
-  Objects objects_[3];  // by namespace, then name
+  Objects objects_[kKinds];  // by namespace, then name
   std::set<Kind> synced_;
 };
 

@@ -269,6 +269,7 @@ std::expected<json, std::string> ClaimsJSON(const ServiceAccountClaims& c) {
   k8s["serviceaccount"] = RefJSON(c.name, c.uid);
   if (c.bound_kind == "Pod") {
     k8s["pod"] = RefJSON(c.bound_name, c.bound_uid);
+    if (!c.pod_node_name.empty()) k8s["node"] = RefJSON(c.pod_node_name, c.pod_node_uid);
   } else if (c.bound_kind == "Secret") {
     k8s["secret"] = RefJSON(c.bound_name, c.bound_uid);
   } else if (c.bound_kind == "Node") {
@@ -332,12 +333,19 @@ std::optional<std::string> LookUp(const ServiceAccountObjects& objects, const De
   }
   if (sa->deleting) return "service account " + account + " has been deleted";
   if (legacy) return std::nullopt;
+  // A pod's token names its node too: only a token bound to the node itself is checked
+  // against it.
+  const std::optional<ObjectRef> no_ref;
+  const std::optional<ObjectRef>& node = c.pod ? no_ref : c.node;
   for (auto [ref, kind, what] :
-       {std::tuple{&c.pod, Kind::kPod, "pod"}, std::tuple{&c.secret, Kind::kSecret, "secret"}}) {
+       {std::tuple{&c.pod, Kind::kPod, "pod"}, std::tuple{&c.secret, Kind::kSecret, "secret"},
+        std::tuple{&node, Kind::kNode, "node"}}) {
     if (!*ref) continue;
-    auto bound = objects.Find(kind, c.ns, (*ref)->name);
+    const std::string ns = kind == Kind::kNode ? "" : c.ns;
+    auto bound = objects.Find(kind, ns, (*ref)->name);
     if (!bound || bound->deleting) {
-      return std::string(what) + " " + c.ns + "/" + (*ref)->name + " has been deleted";
+      return std::string(what) + " " + (ns.empty() ? "" : ns + "/") + (*ref)->name +
+             " has been deleted";
     }
     if (!(*ref)->uid.empty() && bound->uid != (*ref)->uid) {
       return std::string(what) + " UID (" + bound->uid + ") does not match claim (" + (*ref)->uid +

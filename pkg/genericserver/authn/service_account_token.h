@@ -36,6 +36,8 @@ struct ServiceAccountClaims {
   // The object the token is bound to: kind "Pod", "Secret" or "Node", or an empty kind
   // for a token bound to nothing but its expiry.
   std::string bound_kind, bound_name, bound_uid;
+  // A pod's node (spec.nodeName, and its uid when the node exists), in a pod-bound token.
+  std::string pod_node_name, pod_node_uid;
 };
 
 // Signs the claims with a PEM private key (PKCS#1 "RSA PRIVATE KEY", SEC 1 "EC PRIVATE

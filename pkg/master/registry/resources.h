@@ -25,7 +25,11 @@ registry::ResourceSpecPtr ConfigMaps();
 registry::ResourceSpecPtr Secrets();
 registry::ResourceSpecPtr Events();
 // With the token subresource when `master` has a signing key.
-registry::ResourceSpecPtr ServiceAccounts(const master::Config& master);
+// What service-account tokens may be bound to (serviceaccounts/token reads them).
+struct BoundObjectStores {
+  std::shared_ptr<registry::Store> pods, secrets, nodes;
+};
+registry::ResourceSpecPtr ServiceAccounts(const master::Config& master, BoundObjectStores bound);
 // Evictions consult the policy/v1 PodDisruptionBudget store.
 registry::ResourceSpecPtr Pods(std::shared_ptr<registry::Store> disruption_budgets);
 // The legacy `bindings` collection (create only): binds pods of `pods` as pods/binding does.

@@ -8,6 +8,7 @@
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
 #include "pkg/genericserver/authn/service_account_token.h"
 #include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/genericserver/registry/store.h"
 #include "pkg/genericserver/registry/subresource_action.h"
 #include "pkg/master/registry/fields.h"
 #include "pkg/util/uuid.h"
@@ -56,6 +57,33 @@ class TokenRequest final : public registry::SubresourceAction {
     auto sa = co_await store.Get(ns, name, "");  // the newest
     if (!sa) co_return std::unexpected(sa.error());
     const json account = registry::Parse(**sa);
+    // The bound object must exist (with the uid the request names, if any), as upstream.
+    std::string bound_uid, node_name, node_uid;
+    if (is_bound) {
+      const std::string bound_ns = bound_kind == "Node" ? "" : ns;  // nodes are cluster-wide
+      auto object = co_await BoundObject(bound_kind, bound_ns, Str(bound, "name"));
+      if (!object) co_return std::unexpected(object.error());
+      bound_uid = registry::MetaString(*object, "uid");
+      if (bound_kind == "Pod" && Str(Sub(*object, "spec"), "serviceAccountName") != name) {
+        co_return std::unexpected(
+            apimachinery::NewBadRequest("cannot bind token for serviceaccount \"" + name +
+                                        "\" to pod running with different serviceaccount name."));
+      }
+      if (!Str(bound, "uid").empty() && Str(bound, "uid") != bound_uid) {
+        co_return std::unexpected(apimachinery::NewConflict(
+            {"", bound_kind}, Str(bound, "name"),
+            "the UID in the bound object reference (" + Str(bound, "uid") +
+                ") does not match the UID in record. The object might have been deleted and "
+                "then recreated"));
+      }
+      // A pod's token names its node too, the node's uid when it exists.
+      node_name = bound_kind == "Pod" ? Str(Sub(*object, "spec"), "nodeName") : "";
+      if (!node_name.empty()) {
+        if (auto node = co_await BoundObject("Node", "", node_name)) {
+          node_uid = registry::MetaString(*node, "uid");
+        }
+      }
+    }
 
     authn::ServiceAccountClaims claims;
     claims.issuer = signer_.issuer;
@@ -76,7 +104,9 @@ class TokenRequest final : public registry::SubresourceAction {
     claims.jti = util::NewUUID();
     claims.bound_kind = bound_kind;
     claims.bound_name = Str(bound, "name");
-    claims.bound_uid = Str(bound, "uid");
+    claims.bound_uid = bound_uid;
+    claims.pod_node_name = node_name;
+    claims.pod_node_uid = node_uid;
     auto token = authn::SignServiceAccountToken(claims, signer_.signing_key);
     if (!token) co_return std::unexpected(apimachinery::NewInternalError(token.error()));
 
@@ -97,6 +127,17 @@ class TokenRequest final : public registry::SubresourceAction {
   }
 
  private:
+  Awaitable<registry::Result<json>> BoundObject(std::string kind, std::string ns,
+                                                std::string name) const {
+    const std::shared_ptr<registry::Store>& store = kind == "Pod"      ? signer_.pods
+                                                    : kind == "Secret" ? signer_.secrets
+                                                                       : signer_.nodes;
+    if (!store) co_return std::unexpected(apimachinery::NewInternalError("no " + kind + " store"));
+    auto object = co_await store->Get(std::move(ns), std::move(name), "");
+    if (!object) co_return std::unexpected(object.error());
+    co_return registry::Parse(**object);
+  }
+
   TokenSigner signer_;
 };
 

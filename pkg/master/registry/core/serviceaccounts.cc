@@ -39,7 +39,7 @@ class ServiceAccountStrategy final : public registry::Strategy {
 
 }  // namespace
 
-registry::ResourceSpecPtr ServiceAccounts(const master::Config& master) {
+registry::ResourceSpecPtr ServiceAccounts(const master::Config& master, BoundObjectStores bound) {
   auto spec = std::make_shared<registry::ResourceSpec>();
   spec->version = "v1";
   spec->kind = "ServiceAccount";
@@ -48,7 +48,8 @@ registry::ResourceSpecPtr ServiceAccounts(const master::Config& master) {
   spec->strategy = std::make_shared<ServiceAccountStrategy>();
   if (!master.service_account_signing_key.empty()) {
     spec->subresources.push_back(ServiceAccountToken(
-        {master.service_account_signing_key, master.service_account_issuer, master.api_audiences}));
+        {master.service_account_signing_key, master.service_account_issuer, master.api_audiences,
+         std::move(bound.pods), std::move(bound.secrets), std::move(bound.nodes)}));
   }
   spec->columns = {
       registry::NameColumn(),

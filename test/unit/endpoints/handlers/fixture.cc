@@ -19,7 +19,7 @@ CoreAPI::CoreAPI() {
   handler_->Add(namespaces);
   auto lifecycle = admission::NamespaceLifecycle(namespaces);
   for (auto& spec : {master::resources::ConfigMaps(), master::resources::Secrets(),
-                     master::resources::Events(), master::resources::ServiceAccounts({})}) {
+                     master::resources::Events(), master::resources::ServiceAccounts({}, {})}) {
     auto store = std::make_shared<registry::Store>(spec, storage_->Uncached(), lifecycle);
     stores_[spec->plural] = store;
     handler_->Add(store);

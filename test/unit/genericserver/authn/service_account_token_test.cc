@@ -94,6 +94,19 @@ TEST_CASE("service account token: claims are exactly upstream's", "[authn]") {
   const std::string raw = *util::Base64Decode(Parts(SignOrFail(c, RsaKey()))[1]);
   CHECK(raw.starts_with("{\"aud\":[\"https://api.example\"],\"exp\":"));
 
+  // A pod on a node: the node too, as the user's extra.
+  authn::ServiceAccountClaims on_node = c;
+  on_node.pod_node_name = "node-a";
+  on_node.pod_node_uid = "node-uid-1";
+  const std::string node_token = SignOrFail(on_node, RsaKey());
+  CHECK(DecodePart(Parts(node_token)[1])["kubernetes.io"]["node"] ==
+        json{{"name", "node-a"}, {"uid", "node-uid-1"}});
+  auto on_node_user = Authenticate(Authenticator({PublicPem(RsaKey())}), node_token);
+  REQUIRE(on_node_user);
+  REQUIRE(*on_node_user);
+  CHECK((*on_node_user)->extra.at("authentication.kubernetes.io/node-name") ==
+        std::vector<std::string>{"node-a"});
+
   // Unbound and secret-bound tokens; empty fields left out.
   authn::ServiceAccountClaims unbound = c;
   unbound.bound_kind.clear();
