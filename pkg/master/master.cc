@@ -235,7 +235,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   };
   const genericserver::Config& generic = config.Get();
   group_version("authentication.k8s.io", "v1", {},
-                {request_only(resources::TokenReviews(generic.authenticator)),
+                {request_only(resources::TokenReviews(generic.authenticator, master.api_audiences)),
                  request_only(resources::SelfSubjectReviews())});
   group_version("authorization.k8s.io", "v1", {},
                 {request_only(resources::SubjectAccessReviews(generic.authorizer)),

@@ -367,14 +367,18 @@ genericserver::Config CompletedOptions::GenericConfig() const {
         std::make_shared<authn::RequestHeaderAuthenticator>(std::move(request_header)));
   }
   authenticators.push_back(std::make_shared<authn::X509Authenticator>());
-  if (tokens_) authenticators.push_back(tokens_);
+  // Tokens that name no audience are for the server's.
+  auto agnostic = [&](authn::AuthenticatorPtr a) {
+    return authn::WithImplicitAudiences(o.authentication.api_audiences, std::move(a));
+  };
+  if (tokens_) authenticators.push_back(agnostic(tokens_));
   authenticators.push_back(authn::NewServiceAccountTokenAuthenticator(
       service_account_public_keys_, o.authentication.service_account_issuers,
       o.authentication.api_audiences, service_account_lookup_));
   if (bootstrap_tokens_) {
-    authenticators.push_back(authn::NewBootstrapTokenAuthenticator(bootstrap_tokens_));
+    authenticators.push_back(agnostic(authn::NewBootstrapTokenAuthenticator(bootstrap_tokens_)));
   }
-  if (oidc_) authenticators.push_back(oidc_);
+  if (oidc_) authenticators.push_back(agnostic(oidc_));
   if (token_webhook_) authenticators.push_back(token_webhook_);
   c.authenticator =
       authn::NewUnionAuthenticator(std::move(authenticators), o.authentication.anonymous_auth);

@@ -528,16 +528,41 @@ class TokenAuthTests(unittest.TestCase):
             "POST", "/apis/authentication.k8s.io/v1/tokenreviews", json.dumps(review),
             {"Content-Type": "application/json"})
         self.assertEqual(status, 201, body)
+        # A token that names no audience is good for the server's.
         self.assertEqual(json.loads(body)["status"], {
             "authenticated": True,
             "user": {"username": "alice", "uid": "uid-1",
-                     "groups": ["dev", "ops", "system:authenticated"]}})
-        review["spec"]["token"] = "nope"
-        status, _, body = self.server.request(
-            "POST", "/apis/authentication.k8s.io/v1/tokenreviews", json.dumps(review),
-            {"Content-Type": "application/json"})
-        self.assertEqual(status, 201, body)
-        self.assertNotIn("authenticated", json.loads(body)["status"])
+                     "groups": ["dev", "ops", "system:authenticated"]},
+            "audiences": ["https://kubernetes.default.svc.cluster.local"]})
+
+        def ask(token, audiences=None):
+            review = {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview",
+                      "spec": {"token": token}}
+            if audiences is not None:
+                review["spec"]["audiences"] = audiences
+            status, _, body = self.server.request(
+                "POST", "/apis/authentication.k8s.io/v1/tokenreviews", json.dumps(review),
+                {"Content-Type": "application/json"})
+            self.assertEqual(status, 201, body)
+            return json.loads(body)["status"]
+        self.assertNotIn("authenticated", ask("nope"))
+        # ... and for no other.
+        self.assertEqual(ask("tok123", ["vault"]), {"user": {}})
+        # A service-account token made for another audience is reviewed for that one.
+        r = self.server.kubectl("create", "serviceaccount", "reviewed")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.server.kubectl("create", "token", "reviewed", "--audience=vault",
+                                "--audience=other")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        token = r.stdout.strip()
+        answer = ask(token, ["vault"])
+        self.assertTrue(answer["authenticated"], answer)
+        self.assertEqual(answer["user"]["username"], "system:serviceaccount:default:reviewed")
+        self.assertEqual(answer["audiences"], ["vault"])
+        refused = ask(token)
+        self.assertNotIn("authenticated", refused)
+        self.assertEqual(refused["error"], 'token audiences ["vault" "other"] is invalid for the '
+                         'target audiences ["https://kubernetes.default.svc.cluster.local"]')
 
     def test_kubectl_auth_with_token_kubeconfig(self):
         kc = os.path.join(self.tokdir, "whoami.kubeconfig")

@@ -139,6 +139,9 @@ def review_token(path, review):
     elif token == "remote-foreign":
         status = {"authenticated": True, "user": {"username": "mallory"},
                   "audiences": ["https://elsewhere.example.com"]}
+    elif token == "remote-vault":
+        status = {"authenticated": True, "user": {"username": "vault-user"},
+                  "audiences": review["spec"].get("audiences", [])[:1]}
     elif token == "remote-down":
         return 503, {"message": "the directory is down"}
     else:
@@ -232,6 +235,25 @@ class TokenWebhookTest(unittest.TestCase):
         self.assertTrue(answer["authenticated"], answer)
         self.assertEqual(answer["user"]["username"], "alice")
         self.assertIn("team-a", answer["user"]["groups"])
+        self.assertEqual(answer["audiences"], [AUDIENCE])
+
+        # The review's audiences are asked for; the user is good for those the service names.
+        def ask(token, audiences):
+            review = {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview",
+                      "spec": {"token": token, "audiences": audiences}}
+            status, _, body = self.server.request(
+                "POST", "/apis/authentication.k8s.io/v1/tokenreviews", body=json.dumps(review),
+                headers={"Content-Type": "application/json"})
+            self.assertEqual(status, 201, body)
+            return json.loads(body)["status"]
+        answer = ask("remote-vault", ["vault", "other"])
+        self.assertEqual((answer.get("authenticated"), answer.get("audiences")),
+                         (True, ["vault"]), answer)
+        self.assertEqual(self.reviews("remote-vault")[-1]["spec"]["audiences"],
+                         ["vault", "other"])
+        # A service that names no audiences vouches for the server's only.
+        self.assertEqual(ask("remote-alice", ["vault"]), {"user": {}})
+        self.assertEqual(self.reviews("remote-alice")[-1]["spec"]["audiences"], ["vault"])
 
 
 class TokenWebhookOptionsTest(unittest.TestCase):

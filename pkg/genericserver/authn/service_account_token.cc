@@ -379,7 +379,7 @@ class ServiceAccountTokenAuthenticator final : public Authenticator {
     std::string_view token = BearerToken(request);
     if (token.empty()) return std::nullopt;
     try {
-      return AuthenticateToken(token);
+      return AuthenticateToken(token, request.audiences.empty() ? audiences_ : request.audiences);
     } catch (const std::exception& e) {
       // Nothing above is expected to throw; a token must never take the server down.
       return std::unexpected(std::string("service account token could not be validated: ") +
@@ -388,7 +388,8 @@ class ServiceAccountTokenAuthenticator final : public Authenticator {
   }
 
  private:
-  AuthenticateResult AuthenticateToken(std::string_view token) const {
+  AuthenticateResult AuthenticateToken(std::string_view token,
+                                       const std::vector<std::string>& requested) const {
     std::optional<ParsedToken> parsed = ParseToken(token, issuers_);
     if (!parsed) return std::nullopt;
 
@@ -417,13 +418,10 @@ class ServiceAccountTokenAuthenticator final : public Authenticator {
     // A token without audiences predates bound tokens and is taken to be for this server.
     const std::vector<std::string>& token_audiences =
         claims->aud.empty() ? audiences_ : claims->aud;
-    bool intersects = false;
-    for (const std::string& a : token_audiences) {
-      if (std::ranges::find(audiences_, a) != audiences_.end()) intersects = true;
-    }
-    if (!intersects && !audiences_.empty()) {
+    std::vector<std::string> audiences = IntersectAudiences(token_audiences, requested);
+    if (audiences.empty() && !audiences_.empty()) {
       return std::unexpected("token audiences " + util::QuoteList(token_audiences) +
-                             " is invalid for the target audiences " + util::QuoteList(audiences_));
+                             " is invalid for the target audiences " + util::QuoteList(requested));
     }
 
     if (auto err = CheckTimes(*claims, std::chrono::system_clock::now())) {
@@ -440,7 +438,9 @@ class ServiceAccountTokenAuthenticator final : public Authenticator {
         return std::unexpected(*refused);
       }
     }
-    return UserOf(*claims);
+    UserInfo user = UserOf(*claims);
+    user.audiences = std::move(audiences);
+    return user;
   }
 
   std::vector<VerificationKey> keys_;

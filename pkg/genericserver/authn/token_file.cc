@@ -126,7 +126,8 @@ AuthenticateResult TokenFileAuthenticator::Authenticate(
   std::string_view token = BearerToken(request);
   if (token.empty()) return std::nullopt;
   auto it = tokens_.find(token);
-  if (it == tokens_.end()) return std::unexpected("invalid bearer token");
+  // Another authenticator's token, perhaps: no opinion, as upstream's token file.
+  if (it == tokens_.end()) return std::nullopt;
   return it->second;
 }
 

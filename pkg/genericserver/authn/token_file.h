@@ -21,7 +21,8 @@ class TokenFileAuthenticator final : public Authenticator {
   static std::expected<std::shared_ptr<TokenFileAuthenticator>, std::string> Parse(
       std::string_view contents, const std::string& path);
 
-  // "Authorization: Bearer <token>": a known token is its user, an unknown one an error.
+  // "Authorization: Bearer <token>": a known token is its user; an unknown one is not this
+  // authenticator's (the union refuses it when no other takes it).
   AuthenticateResult Authenticate(const genericserver::Request& request) const override;
   size_t size() const { return tokens_.size(); }
 

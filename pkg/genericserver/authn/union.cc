@@ -33,7 +33,9 @@ class Attempt {
     }
     // A token nobody accepted is refused, not taken for anonymous, as upstream refuses it.
     if (errors_.empty() && !BearerToken(request).empty()) errors_.push_back(kInvalidBearerToken);
-    if (!errors_.empty()) return std::unexpected(util::Join(errors_, ", "));
+    // One error as it is, several as upstream's aggregate prints them: "[a, b]".
+    if (errors_.size() == 1) return std::unexpected(errors_[0]);
+    if (!errors_.empty()) return std::unexpected("[" + util::Join(errors_, ", ") + "]");
     if (!anonymous) return std::nullopt;
     UserInfo anon;
     anon.name = kAnonymousUser;
@@ -74,7 +76,44 @@ class UnionAuthenticator final : public Authenticator {
   bool anonymous_;
 };
 
+class ImplicitAudiences final : public Authenticator {
+ public:
+  ImplicitAudiences(std::vector<std::string> implicit, AuthenticatorPtr delegate)
+      : implicit_(std::move(implicit)), delegate_(std::move(delegate)) {}
+
+  AuthenticateResult Authenticate(const genericserver::Request& request) const override {
+    std::vector<std::string> audiences = Audiences(request);
+    if (audiences.empty() && !request.audiences.empty()) return std::nullopt;
+    return Mark(delegate_->Authenticate(request), std::move(audiences));
+  }
+
+  Awaitable<AuthenticateResult> AuthenticateAsync(
+      const genericserver::Request& request) const override {
+    std::vector<std::string> audiences = Audiences(request);
+    if (audiences.empty() && !request.audiences.empty()) co_return std::nullopt;
+    AuthenticateResult r = co_await delegate_->AuthenticateAsync(request);
+    co_return Mark(std::move(r), std::move(audiences));
+  }
+
+ private:
+  std::vector<std::string> Audiences(const genericserver::Request& request) const {
+    return request.audiences.empty() ? implicit_ : IntersectAudiences(implicit_, request.audiences);
+  }
+  static AuthenticateResult Mark(AuthenticateResult r, std::vector<std::string> audiences) {
+    if (r && *r) (*r)->audiences = std::move(audiences);
+    return r;
+  }
+
+  std::vector<std::string> implicit_;
+  AuthenticatorPtr delegate_;
+};
+
 }  // namespace
+
+AuthenticatorPtr WithImplicitAudiences(std::vector<std::string> implicit,
+                                       AuthenticatorPtr authenticator) {
+  return std::make_shared<ImplicitAudiences>(std::move(implicit), std::move(authenticator));
+}
 
 AuthenticatorPtr NewUnionAuthenticator(std::vector<AuthenticatorPtr> authenticators,
                                        bool anonymous) {

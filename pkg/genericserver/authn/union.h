@@ -19,4 +19,11 @@ inline constexpr char kInvalidBearerToken[] = "invalid bearer token";
 AuthenticatorPtr NewUnionAuthenticator(std::vector<AuthenticatorPtr> authenticators,
                                        bool anonymous);
 
+// An authenticator whose tokens name no audience (the token file, bootstrap tokens, OIDC) is
+// taken to be for the server's audiences (`implicit`, --api-audiences), as upstream's
+// WrapAudienceAgnosticToken: a request for other audiences is not its to answer; a user it
+// finds is good for the audiences both name.
+AuthenticatorPtr WithImplicitAudiences(std::vector<std::string> implicit,
+                                       AuthenticatorPtr authenticator);
+
 }  // namespace authn

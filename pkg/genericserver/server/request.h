@@ -64,6 +64,9 @@ struct Request {
   bool body_too_large = false;
   std::string remote_address;  // "ip:port"
   std::shared_ptr<const TlsPeer> peer;
+  // Whom a bearer token must be meant for (a TokenReview's spec.audiences, upstream's
+  // authenticator.WithAudiences); empty: the server's --api-audiences.
+  std::vector<std::string> audiences;
 
   // Builds method, target, path, raw_query and query from a request target.
   static Request FromTarget(std::string method, std::string target);

@@ -61,7 +61,9 @@ registry::ResourceSpecPtr ControllerRevisions();
 registry::ResourceSpecPtr Jobs();
 registry::ResourceSpecPtr CronJobs();
 // authentication.k8s.io/v1: what the authenticator makes of a token, who the requester is.
-registry::ResourceSpecPtr TokenReviews(authn::AuthenticatorPtr authenticator);
+// api_audiences: whom a review that names no audiences asks about (--api-audiences).
+registry::ResourceSpecPtr TokenReviews(authn::AuthenticatorPtr authenticator,
+                                       std::vector<std::string> api_audiences);
 registry::ResourceSpecPtr SelfSubjectReviews();
 // authorization.k8s.io/v1: what the authorizer allows.
 registry::ResourceSpecPtr SubjectAccessReviews(authz::AuthorizerPtr authorizer);

@@ -54,14 +54,18 @@ class TokenWebhookAuthenticator final : public Authenticator {
       const genericserver::Request& request) const override {
     const std::string token(BearerToken(request));
     if (token.empty()) co_return std::nullopt;
-    const std::string key = Digest(token);
+    // The audiences asked for (a TokenReview's), else the server's.
+    const std::vector<std::string>& want =
+        request.audiences.empty() ? options_.api_audiences : request.audiences;
+    std::string key = Digest(token);
+    for (const std::string& a : want) key += Digest(a);
     if (auto hit = cache_.Get(key)) co_return *hit;
     ordered_json review;
     review["kind"] = "TokenReview";
     review["apiVersion"] = "authentication.k8s.io/" + options_.version;
     review["metadata"] = {{"creationTimestamp", nullptr}};
     review["spec"] = {{"token", token}};
-    if (!options_.api_audiences.empty()) review["spec"]["audiences"] = options_.api_audiences;
+    if (!want.empty()) review["spec"]["audiences"] = want;
     review["status"] = {{"user", json::object()}};
     const json body(review);
     auto answer = co_await client_->Post(body);
@@ -69,22 +73,23 @@ class TokenWebhookAuthenticator final : public Authenticator {
       KLOG_ERROR << "Failed to make webhook authenticator request: " << answer.error();
       co_return std::unexpected(answer.error());
     }
-    AuthenticateResult result = Judge(answer->value("status", json::object()));
+    AuthenticateResult result = Judge(answer->value("status", json::object()), want);
     // Users and refusals are kept; errors (the service's status.error too) are asked again.
     if (result) cache_.Put(key, result, options_.cache_ttl);
     co_return result;
   }
 
  private:
-  AuthenticateResult Judge(const json& status) const {
+  // The answer's user, good for the audiences `want` and the answer's status.audiences
+  // (or, when it names none, the server's) share; none in common: not this one's.
+  AuthenticateResult Judge(const json& status, const std::vector<std::string>& want) const {
     if (!status.is_object()) return std::nullopt;
-    if (!options_.api_audiences.empty()) {
+    std::vector<std::string> audiences;
+    if (!want.empty()) {
       std::vector<std::string> got = Strings(status.value("audiences", json::array()));
       if (got.empty()) got = options_.api_audiences;
-      const bool shared = std::ranges::any_of(got, [&](const std::string& a) {
-        return std::ranges::find(options_.api_audiences, a) != options_.api_audiences.end();
-      });
-      if (!shared) return std::nullopt;
+      audiences = IntersectAudiences(want, got);
+      if (audiences.empty()) return std::nullopt;
     }
     const auto authenticated = status.find("authenticated");
     if (authenticated == status.end() || !authenticated->is_boolean() || !*authenticated) {
@@ -101,6 +106,7 @@ class TokenWebhookAuthenticator final : public Authenticator {
     if (extra.is_object()) {
       for (const auto& [k, values] : extra.items()) info.extra[k] = Strings(values);
     }
+    info.audiences = std::move(audiences);
     return info;
   }
 

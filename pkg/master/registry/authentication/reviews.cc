@@ -29,8 +29,8 @@ json UserInfoJSON(const authn::UserInfo& user) {
 
 class TokenReview final : public registry::SubresourceAction {
  public:
-  explicit TokenReview(authn::AuthenticatorPtr authenticator)
-      : authenticator_(std::move(authenticator)) {}
+  TokenReview(authn::AuthenticatorPtr authenticator, std::vector<std::string> api_audiences)
+      : authenticator_(std::move(authenticator)), api_audiences_(std::move(api_audiences)) {}
 
   Awaitable<registry::Result<json>> Post(registry::Store&, std::string, std::string, json body,
                                          registry::WriteOptions) const override {
@@ -43,6 +43,11 @@ class TokenReview final : public registry::SubresourceAction {
     // and anonymity is no answer.
     genericserver::Request request;
     request.headers.Set("Authorization", "Bearer " + token);
+    // For the audiences the review names, else the server's, as upstream asks.
+    for (const json& a : List(Sub(body, "spec"), "audiences")) {
+      if (a.is_string()) request.audiences.push_back(a.get<std::string>());
+    }
+    if (request.audiences.empty()) request.audiences = api_audiences_;
     authn::AuthenticateResult result = co_await authenticator_->AuthenticateAsync(request);
     json status = {{"user", json::object()}};
     // A token nobody claims is not authenticated, with no error (upstream asks the token
@@ -50,16 +55,21 @@ class TokenReview final : public registry::SubresourceAction {
     if (!result && result.error() != authn::kInvalidBearerToken) {
       status["error"] = result.error();
     } else if (result && *result && !(*result)->InGroup(authn::kAllUnauthenticated)) {
+      // An authenticator must not find a user for audiences that were not asked for.
+      if (!request.audiences.empty() &&
+          authn::IntersectAudiences((*result)->audiences, request.audiences).empty()) {
+        co_return std::unexpected(apimachinery::NewInternalError("error validating audiences"));
+      }
       status["authenticated"] = true;
       status["user"] = UserInfoJSON(**result);
-      const json& audiences = Sub(Sub(body, "spec"), "audiences");
-      if (audiences.is_array() && !audiences.empty()) status["audiences"] = audiences;
+      if (!(*result)->audiences.empty()) status["audiences"] = (*result)->audiences;
     }
     co_return AnswerWithStatus(std::move(body), std::move(status));
   }
 
  private:
   authn::AuthenticatorPtr authenticator_;
+  std::vector<std::string> api_audiences_;
 };
 
 class SelfSubjectReview final : public registry::SubresourceAction {
@@ -73,9 +83,11 @@ class SelfSubjectReview final : public registry::SubresourceAction {
 
 }  // namespace
 
-registry::ResourceSpecPtr TokenReviews(authn::AuthenticatorPtr authenticator) {
+registry::ResourceSpecPtr TokenReviews(authn::AuthenticatorPtr authenticator,
+                                       std::vector<std::string> api_audiences) {
   auto spec = Builtin(kGroupVersion, "tokenreviews");
-  spec->create_action = std::make_shared<TokenReview>(std::move(authenticator));
+  spec->create_action =
+      std::make_shared<TokenReview>(std::move(authenticator), std::move(api_audiences));
   return Finish(std::move(spec));
 }
 

@@ -34,9 +34,10 @@ TEST_CASE("token file: upstream CSV format") {
   CHECK((*bob)->groups.empty());
   CHECK((*(*auth)->Authenticate(WithToken("tok3")))->groups == std::vector<std::string>{"single"});
 
+  // Not this authenticator's: another may know it.
   auto unknown = (*auth)->Authenticate(WithToken("nope"));
-  REQUIRE_FALSE(unknown);
-  CHECK(unknown.error() == "invalid bearer token");
+  REQUIRE(unknown);
+  CHECK_FALSE(*unknown);
   auto none = (*auth)->Authenticate(WithToken(""));
   REQUIRE(none);
   CHECK_FALSE(*none);
@@ -133,12 +134,38 @@ TEST_CASE("union: awaited, local authenticators first, remote ones asked only wh
   CHECK((*user)->name == "remote-user");
   CHECK((*user)->groups == std::vector<std::string>{"system:authenticated"});
   CHECK(remote->asked == 1);
-  // The token file's refusal is the error when the remote one does not know the token either.
+  // A token neither knows is refused as nobody's.
   auto neither = testsupport::AwaitNow(chain->AuthenticateAsync(WithToken("other")));
   REQUIRE_FALSE(neither);
   CHECK(neither.error() == "invalid bearer token");
   // Synchronously, the remote one can only refuse.
   auto sync = chain->Authenticate(WithToken("remote"));
   REQUIRE_FALSE(sync);
-  CHECK(sync.error() == "invalid bearer token, asynchronous only");
+  CHECK(sync.error() == "asynchronous only");
+  // Several refusals, as upstream's aggregate error prints them.
+  auto both = authn::NewUnionAuthenticator({remote, remote}, false)->Authenticate(WithToken("x"));
+  REQUIRE_FALSE(both);
+  CHECK(both.error() == "[asynchronous only, asynchronous only]");
+}
+
+TEST_CASE("tokens that name no audience are for the server's") {
+  auto tokens = *authn::TokenFileAuthenticator::Parse("good,alice,1\n", "t");
+  auto wrapped = authn::WithImplicitAudiences({"api", "other-api"}, tokens);
+  auto normal = wrapped->Authenticate(WithToken("good"));
+  REQUIRE(normal);
+  REQUIRE(*normal);
+  CHECK((*normal)->audiences == std::vector<std::string>{"api", "other-api"});
+  // A review for some of them: those; for others: not this authenticator's.
+  genericserver::Request review = WithToken("good");
+  review.audiences = {"vault", "other-api"};
+  auto some = testsupport::AwaitNow(wrapped->AuthenticateAsync(review));
+  REQUIRE(some);
+  REQUIRE(*some);
+  CHECK((*some)->audiences == std::vector<std::string>{"other-api"});
+  review.audiences = {"vault"};
+  auto none = wrapped->Authenticate(review);
+  REQUIRE(none);
+  CHECK_FALSE(*none);
+  CHECK(authn::IntersectAudiences({"a", "b"}, {"c", "b", "a"}) ==
+        std::vector<std::string>{"b", "a"});
 }

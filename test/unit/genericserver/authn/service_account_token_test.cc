@@ -181,6 +181,20 @@ TEST_CASE("service account token: issuer and audience", "[authn]") {
   // A token without audiences (legacy) is taken to be for the server's own.
   c.audiences.clear();
   CHECK(Accepted(Authenticate(Authenticator({PublicPem(RsaKey())}), SignOrFail(c, RsaKey()))));
+
+  // A review for other audiences (TokenReview's spec.audiences): checked against those, and
+  // the user is good for the ones shared.
+  c.audiences = {"vault", "other", kAudience};
+  genericserver::Request review = genericserver::Request::FromTarget("POST", "/");
+  review.headers.Add("Authorization", "Bearer " + SignOrFail(c, RsaKey()));
+  review.audiences = {"other", "vault", "nobody"};
+  auto reviewed = Authenticator({PublicPem(RsaKey())})->Authenticate(review);
+  REQUIRE(Accepted(reviewed));
+  CHECK((*reviewed)->audiences == std::vector<std::string>{"other", "vault"});
+  review.audiences = {"nobody"};
+  CHECK(Error(Authenticator({PublicPem(RsaKey())})->Authenticate(review)) ==
+        "token audiences [\"vault\" \"other\" \"https://api.example\"] is invalid for the "
+        "target audiences [\"nobody\"]");
 }
 
 TEST_CASE("public keys as JSON Web Keys, for issuer discovery", "[authn]") {
