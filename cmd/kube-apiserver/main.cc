@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   master.rbac_policy = completed->RBACPolicy();
   master.service_account_lookup = completed->ServiceAccountLookup();
   master.bootstrap_tokens = completed->BootstrapTokens();
+  master.admission_plugins = completed->Get().admission.Enabled();
   master.service_account_public_keys = completed->ServiceAccountPublicKeys();
   master.service_account_jwks_uri = authentication.service_account_jwks_uri;
   master::bootstrap::ClusterAuthenticationInfo& trust = master.cluster_authentication;

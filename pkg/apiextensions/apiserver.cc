@@ -11,7 +11,7 @@ CustomResourceDefinitions::~CustomResourceDefinitions() = default;
 
 std::unique_ptr<CustomResourceDefinitions> CustomResourceDefinitions::New(
     const genericserver::CompletedConfig& config, genericserver::DelegationTarget& delegate,
-    storage::StorageFactory& storage, registry::AdmitFunc admit) {
+    storage::StorageFactory& storage, registry::Admission admission) {
   auto s = std::unique_ptr<CustomResourceDefinitions>(new CustomResourceDefinitions());
   s->generic_ = config.New("apiextensions-apiserver", delegate);
   genericserver::Lifecycle* lifecycle = config.Get().lifecycle.get();
@@ -28,7 +28,7 @@ std::unique_ptr<CustomResourceDefinitions> CustomResourceDefinitions::New(
   handlers["v1"] = std::move(handler);
   s->generic_->InstallAPIGroup(std::move(group), std::move(handlers));
 
-  s->serving_ = std::make_unique<CustomResourceServing>(storage, std::move(admit), lifecycle,
+  s->serving_ = std::make_unique<CustomResourceServing>(storage, std::move(admission), lifecycle,
                                                         delegate.UnprotectedHandler());
   CustomResourceServing& serving = *s->serving_;
   s->generic_->Mux().HandlePrefix("/apis/", serving.Handler());

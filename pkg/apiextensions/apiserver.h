@@ -16,11 +16,11 @@ class CustomResourceServing;
 
 class CustomResourceDefinitions {
  public:
-  // The delegate and the storage must outlive the server. `admit` checks new and changed
-  // namespaced custom resources (namespace lifecycle).
+  // The delegate and the storage must outlive the server. `admission` is the admission
+  // chain custom resources pass through, as built-in ones do.
   static std::unique_ptr<CustomResourceDefinitions> New(
       const genericserver::CompletedConfig& config, genericserver::DelegationTarget& delegate,
-      storage::StorageFactory& storage, registry::AdmitFunc admit);
+      storage::StorageFactory& storage, registry::Admission admission);
   ~CustomResourceDefinitions();
   genericserver::GenericAPIServer& GenericServer() { return *generic_; }
 

@@ -146,11 +146,11 @@ storage::Conversion VersionConversion(registry::ResourceSpecPtr resource,
 }  // namespace
 
 CustomResourceServing::CustomResourceServing(storage::StorageFactory& storage,
-                                             registry::AdmitFunc admit,
+                                             registry::Admission admission,
                                              genericserver::Lifecycle* lifecycle,
                                              genericserver::Handler& not_found)
     : storage_(storage),
-      admit_(std::move(admit)),
+      admission_(std::move(admission)),
       lifecycle_(lifecycle),
       not_found_(not_found),
       resolver_(std::make_shared<registry::ServiceResolver>(storage)),
@@ -230,8 +230,7 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
       storage = storage::NewConverting(
           cache, VersionConversion(resource, storage_version, webhook, webhook_error));
     }
-    auto store = std::make_shared<registry::Store>(resource, std::move(storage),
-                                                   resource->namespaced ? admit_ : nullptr);
+    auto store = std::make_shared<registry::Store>(resource, std::move(storage), admission_);
     if (name == storage_version) entry->storage_store = store;
     if (served) {
       entry->versions.push_back(name);

@@ -25,7 +25,7 @@ namespace apiextensions {
 class CustomResourceServing {
  public:
   // storage, lifecycle and not_found (answers what no CRD serves) must outlive this.
-  CustomResourceServing(storage::StorageFactory& storage, registry::AdmitFunc admit,
+  CustomResourceServing(storage::StorageFactory& storage, registry::Admission admission,
                         genericserver::Lifecycle* lifecycle, genericserver::Handler& not_found);
   ~CustomResourceServing();
 
@@ -53,7 +53,7 @@ class CustomResourceServing {
   void RebuildGroup(Snapshot& next, const std::string& group) const;
 
   storage::StorageFactory& storage_;
-  registry::AdmitFunc admit_;
+  registry::Admission admission_;
   genericserver::Lifecycle* lifecycle_;
   genericserver::Handler& not_found_;
   std::shared_ptr<const registry::ServiceResolver> resolver_;  // for conversion webhooks

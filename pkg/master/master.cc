@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
+#include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
 #include "pkg/genericserver/endpoints/installer.h"
 #include "pkg/genericserver/storage/converting.h"
@@ -74,19 +75,29 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
           return {};
         }}});
   genericserver::Lifecycle* lifecycle = config.Get().lifecycle.get();
-  auto store = [&storage](registry::ResourceSpecPtr spec, registry::AdmitFunc admit) {
+  // Every store is registered for the admission plugins that read it.
+  auto admission_stores = master.admission_stores;
+  auto store = [&storage, admission_stores](registry::ResourceSpecPtr spec,
+                                            registry::Admission admission) {
     auto cache = storage.ForResource(spec->storage_prefix + "/");
-    return std::make_shared<registry::Store>(std::move(spec), std::move(cache), std::move(admit));
+    auto made =
+        std::make_shared<registry::Store>(std::move(spec), std::move(cache), std::move(admission));
+    if (admission_stores) admission_stores->Add(made);
+    return made;
   };
   auto namespaces = store(resources::Namespaces(), nullptr);
-  registry::AdmitFunc namespace_lifecycle = admission::NamespaceLifecycle(namespaces);
+  const registry::Admission chain =
+      master.admission.mutate || master.admission.validate
+          ? master.admission
+          : registry::Admission(admission::Chain({admission::NewNamespaceLifecycle(namespaces)}));
 
   // A store serving one version of a resource kept in storage as another.
   auto converted = [&storage](registry::ResourceSpecPtr spec, storage::Conversion conversion,
-                              registry::AdmitFunc admit) {
+                              registry::Admission admission) {
     auto cache = storage::NewConverting(storage.ForResource(spec->storage_prefix + "/"),
                                         std::move(conversion));
-    return std::make_shared<registry::Store>(std::move(spec), std::move(cache), std::move(admit));
+    return std::make_shared<registry::Store>(std::move(spec), std::move(cache),
+                                             std::move(admission));
   };
 
   // One handler per group-version, the group installed with all its versions (the
@@ -104,7 +115,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       auto handler = std::make_unique<endpoints::GroupVersionHandler>(group, v.version, lifecycle);
       if (group.empty()) handler->Add(namespaces);
       for (auto& made : v.stores) handler->Add(std::move(made));
-      for (auto& spec : v.specs) handler->Add(store(std::move(spec), namespace_lifecycle));
+      for (auto& spec : v.specs) handler->Add(store(std::move(spec), chain));
       GroupVersion gv = MakeGroupVersion(std::move(handler));
       all.info.group.versions.push_back(v.version);
       all.info.resources[v.version] = std::move(gv.info.resources[v.version]);
@@ -127,10 +138,9 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   ranges.node_port_first = master.node_port_first;
   ranges.node_port_last = master.node_port_last;
   auto allocations = resources::NewServiceAllocations(storage.ForResource("/ranges/"), ranges);
-  auto services =
-      store(resources::Services(master.service_cluster_ip_range, allocations), namespace_lifecycle);
-  auto endpoints = store(resources::Endpoints(), namespace_lifecycle);
-  auto disruption_budgets = store(resources::PodDisruptionBudgets(), namespace_lifecycle);
+  auto services = store(resources::Services(master.service_cluster_ip_range, allocations), chain);
+  auto endpoints = store(resources::Endpoints(), chain);
+  auto disruption_budgets = store(resources::PodDisruptionBudgets(), chain);
   auto component_statuses = std::make_shared<registry::Store>(
       resources::ComponentStatuses(),
       resources::NewComponentStatusStorage([&storage]() -> std::optional<std::string> {
@@ -139,11 +149,10 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
         return healthy.error().message;
       }),
       nullptr);
-  auto pods = store(resources::Pods(disruption_budgets), namespace_lifecycle);
-  auto secrets = store(resources::Secrets(), namespace_lifecycle);
-  auto nodes = store(resources::Nodes(), namespace_lifecycle);
-  auto service_accounts =
-      store(resources::ServiceAccounts(master, {pods, secrets, nodes}), namespace_lifecycle);
+  auto pods = store(resources::Pods(disruption_budgets), chain);
+  auto secrets = store(resources::Secrets(), chain);
+  auto nodes = store(resources::Nodes(), chain);
+  auto service_accounts = store(resources::ServiceAccounts(master, {pods, secrets, nodes}), chain);
   if (auto lookup = master.service_account_lookup) {
     using Kind = authn::ServiceAccountObjects::Kind;
     for (auto [followed, kind] :
@@ -156,9 +165,8 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
     StartStoreFeed(secrets, FeedInto(tokens, authn::BootstrapTokenSecrets::Kind::kSecret),
                    *lifecycle, *config.Get().io);
   }
-  auto bindings =
-      std::make_shared<registry::Store>(resources::Bindings(pods), nullptr, namespace_lifecycle);
-  auto config_maps = store(resources::ConfigMaps(), namespace_lifecycle);
+  auto bindings = std::make_shared<registry::Store>(resources::Bindings(pods), nullptr, chain);
+  auto config_maps = store(resources::ConfigMaps(), chain);
   group_version("", "v1",
                 {resources::Events(), resources::PersistentVolumes(),
                  resources::PersistentVolumeClaims(), resources::ReplicationControllers(),
@@ -183,8 +191,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
     hpa->field_manager->LinkVersions(versions);
     hpa_as_v1->field_manager->LinkVersions(versions);
   }
-  api_group("autoscaling",
-            {{"v2", {hpa}}, {"v1", {}, {converted(hpa_as_v1, hpa_v1, namespace_lifecycle)}}});
+  api_group("autoscaling", {{"v2", {hpa}}, {"v1", {}, {converted(hpa_as_v1, hpa_v1, chain)}}});
   group_version("batch", "v1", {resources::Jobs(), resources::CronJobs()});
   group_version("certificates.k8s.io", "v1", {resources::CertificateSigningRequests()});
   group_version(
@@ -193,10 +200,10 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   group_version("policy", "v1", {}, {disruption_budgets});
   bootstrap::RBACStores rbac;
   // With RBAC on, nobody grants what they do not hold.
-  registry::AdmitFunc rbac_admit =
-      master.rbac_policy ? resources::PreventRBACEscalation(config.Get().authorizer,
-                                                            master.rbac_policy, namespace_lifecycle)
-                         : namespace_lifecycle;
+  registry::Admission rbac_admit =
+      master.rbac_policy
+          ? resources::PreventRBACEscalation(config.Get().authorizer, master.rbac_policy, chain)
+          : chain;
   rbac.roles = store(resources::Roles(), rbac_admit);
   rbac.cluster_roles = store(resources::ClusterRoles(), rbac_admit);
   rbac.role_bindings = store(resources::RoleBindings(), rbac_admit);
@@ -221,13 +228,12 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
       "admissionregistration.k8s.io", "v1",
       {resources::MutatingWebhookConfigurations(), resources::ValidatingWebhookConfigurations(),
        resources::ValidatingAdmissionPolicies(), resources::ValidatingAdmissionPolicyBindings()});
-  auto priority_classes = store(resources::PriorityClasses(), namespace_lifecycle);
+  auto priority_classes = store(resources::PriorityClasses(), chain);
   group_version("scheduling.k8s.io", "v1", {}, {priority_classes});
   storage::Conversion events_v1;
   events_v1.to_storage = resources::EventToCore;
   events_v1.from_storage = resources::EventFromCore;
-  group_version("events.k8s.io", "v1", {},
-                {converted(resources::EventsV1(), events_v1, namespace_lifecycle)});
+  group_version("events.k8s.io", "v1", {}, {converted(resources::EventsV1(), events_v1, chain)});
   group_version("coordination.k8s.io", "v1", {resources::Leases()});
   // The reviews are requests answered by the authenticator and authorizer, never stored.
   auto request_only = [](registry::ResourceSpecPtr spec) {
@@ -243,7 +249,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
                  request_only(resources::SelfSubjectAccessReviews(generic.authorizer)),
                  request_only(resources::SelfSubjectRulesReviews(generic.authorizer))});
   group_version("node.k8s.io", "v1", {resources::RuntimeClasses()});
-  auto endpoint_slices = store(resources::EndpointSlices(), namespace_lifecycle);
+  auto endpoint_slices = store(resources::EndpointSlices(), chain);
   group_version("discovery.k8s.io", "v1", {}, {endpoint_slices});
   group_version("flowcontrol.apiserver.k8s.io", "v1",
                 {resources::FlowSchemas(), resources::PriorityLevelConfigurations()});

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "pkg/genericserver/admission/stores.h"
 #include "pkg/genericserver/authn/service_account_objects.h"
 #include "pkg/genericserver/authz/rbac/policy_index.h"
+#include "pkg/genericserver/registry/store.h"
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
 #include "pkg/genericserver/storage/factory.h"
@@ -38,6 +40,12 @@ struct Config {
   std::shared_ptr<authn::ServiceAccountObjects> service_account_lookup;
   // Fed from the Secrets with --enable-bootstrap-token-auth (else null).
   std::shared_ptr<authn::BootstrapTokenSecrets> bootstrap_tokens;
+  // The admission plugins that run (--enable/--disable-admission-plugins, in upstream's
+  // order); app::CreateServerChain makes them into `admission`, whose plugins read the
+  // stores the master registers in `admission_stores`. Without `admission`: NamespaceLifecycle.
+  std::vector<std::string> admission_plugins = {"NamespaceLifecycle"};
+  registry::Admission admission;
+  std::shared_ptr<::admission::Stores> admission_stores;
   // Written to kube-system/extension-apiserver-authentication after start-up.
   bootstrap::ClusterAuthenticationInfo cluster_authentication;
 };

@@ -98,6 +98,7 @@ void Options::AddFlags(FlagSet& fs) {
   authentication.AddFlags(fs);
   authorization.AddFlags(fs);
   audit.AddFlags(fs);
+  admission.AddFlags(fs);
   aggregator.AddFlags(fs);
   storage.AddFlags(fs);
   embedded.AddFlags(fs);
@@ -118,6 +119,7 @@ std::vector<std::string> Options::Validate() const {
   Append(errors, authentication.Validate());
   Append(errors, authorization.Validate());
   Append(errors, audit.Validate());
+  Append(errors, admission.Validate());
   Append(errors, aggregator.Validate());
   Append(errors, storage.Validate());
   Append(errors, embedded.Validate());

@@ -13,6 +13,7 @@
 #include "pkg/genericserver/authz/rbac/policy_index.h"
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/storage/factory.h"
+#include "pkg/options/admission_options.h"
 #include "pkg/options/aggregator_options.h"
 #include "pkg/options/audit_options.h"
 #include "pkg/options/authentication_options.h"
@@ -40,6 +41,7 @@ struct Options {
   AuthenticationOptions authentication;
   AuthorizationOptions authorization;
   AuditOptions audit;
+  AdmissionOptions admission;
   AggregatorOptions aggregator;
   StorageOptions storage;
   EmbeddedOptions embedded;

@@ -38,7 +38,9 @@ class ClusterTestCase(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.server = harness.Server(*cls.server_args)
+        # The controller manager makes every namespace's default service account: the
+        # default admission plugins, ServiceAccount among them, run as upstream's.
+        cls.server = harness.Server("--disable-admission-plugins=", *cls.server_args)
         try:
             cls.kcm = harness.ControllerManager(cls.server, *cls.kcm_args)
         except BaseException:

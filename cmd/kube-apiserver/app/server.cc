@@ -1,7 +1,7 @@
 #include "cmd/kube-apiserver/app/server.h"
 
-#include "pkg/genericserver/admission/namespace_lifecycle.h"
-#include "pkg/master/registry/resources.h"
+#include "pkg/genericserver/admission/plugin.h"
+#include "pkg/plugin/admission/plugins.h"
 
 namespace app {
 
@@ -11,13 +11,16 @@ ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
                               const aggregator::Config& aggregator) {
   ServerChain chain;
   chain.not_found = std::make_unique<genericserver::EmptyDelegate>();
-  // Custom resources pass the namespace lifecycle admission, as built-in ones do.
-  auto namespaces = std::make_shared<registry::Store>(
-      master::resources::Namespaces(),
-      storage.ForResource(master::resources::Namespaces()->storage_prefix + "/"));
+  // One admission chain for built-in and custom resources; its plugins read the master's
+  // stores, registered as the master makes them.
+  master::Config with_admission = master;
+  with_admission.admission_stores = std::make_shared<admission::Stores>();
+  with_admission.admission = admission::Chain(
+      plugin::admission::NewPlugins(master.admission_plugins, with_admission.admission_stores));
   chain.extensions = apiextensions::CustomResourceDefinitions::New(
-      config, *chain.not_found, storage, admission::NamespaceLifecycle(namespaces));
-  chain.master = master::Instance::New(config, chain.extensions->GenericServer(), storage, master);
+      config, *chain.not_found, storage, with_admission.admission);
+  chain.master =
+      master::Instance::New(config, chain.extensions->GenericServer(), storage, with_admission);
   chain.aggregator =
       aggregator::APIAggregator::New(config, chain.master->GenericServer(), storage, aggregator);
   return chain;

@@ -69,8 +69,16 @@ storage::ObjectPtr Unstored(const json& object) {
   return o;
 }
 
-Store::Store(ResourceSpecPtr spec, std::shared_ptr<storage::Interface> storage, AdmitFunc admit)
-    : spec_(std::move(spec)), storage_(std::move(storage)), admit_(std::move(admit)) {}
+Store::Store(ResourceSpecPtr spec, std::shared_ptr<storage::Interface> storage, Admission admission)
+    : spec_(std::move(spec)), storage_(std::move(storage)), admission_(std::move(admission)) {}
+
+Admission::Admission(AdmitFunc check) {
+  if (!check) return;
+  mutate = [check = std::move(check)](const ResourceSpec& spec, json& object, const json* old,
+                                      const WriteOptions& options) {
+    return check(spec, object, old, options);
+  };
+}
 
 std::string Store::Key(std::string_view ns, std::string_view name) const {
   if (spec_->namespaced) {
@@ -200,8 +208,8 @@ Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object,
   if (MetaString(object, "name").empty() && !MetaString(object, "generateName").empty()) {
     meta["name"] = GenerateName(MetaString(object, "generateName"));
   }
-  if (admit_) {
-    if (auto denied = co_await admit_(spec, object, nullptr, options))
+  if (admission_.mutate) {
+    if (auto denied = co_await admission_.mutate(spec, object, nullptr, options))
       co_return std::unexpected(*denied);
   }
   meta["uid"] = util::NewUUID();
@@ -228,6 +236,10 @@ Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object,
         v::NewInvalid(spec.Kind().group, spec.kind, MetaString(object, "name"), errors));
   }
   spec.strategy->Canonicalize(object);
+  if (admission_.validate) {
+    if (auto denied = co_await admission_.validate(spec, object, nullptr, options))
+      co_return std::unexpected(*denied);
+  }
   co_return object;
 }
 
@@ -298,8 +310,8 @@ Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old, const
   } else {
     object["metadata"].erase("generation");
   }
-  if (admit_) {
-    if (auto denied = co_await admit_(spec, object, &old, options))
+  if (admission_.mutate) {
+    if (auto denied = co_await admission_.mutate(spec, object, &old, options))
       co_return std::unexpected(*denied);
   }
   FieldErrors errors =
@@ -310,6 +322,10 @@ Awaitable<Result<json>> Store::PrepareUpdate(json object, const json& old, const
         v::NewInvalid(spec.Kind().group, spec.kind, MetaString(old, "name"), errors));
   }
   strategy.Canonicalize(object);
+  if (admission_.validate) {
+    if (auto denied = co_await admission_.validate(spec, object, &old, options))
+      co_return std::unexpected(*denied);
+  }
   co_return object;
 }
 

@@ -79,11 +79,29 @@ using UpdateFunc = std::function<Awaitable<Result<nlohmann::json>>(const nlohman
 using AdmitFunc = std::function<Awaitable<std::optional<apimachinery::Status>>(
     const ResourceSpec& spec, const nlohmann::json& object, const nlohmann::json* old,
     const WriteOptions& options)>;
+// The same, allowed to change the object (mutating admission).
+using MutateFunc = std::function<Awaitable<std::optional<apimachinery::Status>>(
+    const ResourceSpec& spec, nlohmann::json& object, const nlohmann::json* old,
+    const WriteOptions& options)>;
+
+// Admission of a Store's creates and updates in upstream's two phases: `mutate` before the
+// strategy prepares and validates the object (it may change it), `validate` after (the
+// object as it will be stored). Either may be null. An AdmitFunc alone is a mutating-phase
+// check that changes nothing (as upstream's NamespaceLifecycle is).
+struct Admission {
+  Admission() = default;
+  Admission(std::nullptr_t) {}  // NOLINT(google-explicit-constructor): no admission
+  Admission(AdmitFunc check);   // NOLINT(google-explicit-constructor)
+  Admission(MutateFunc mutate, AdmitFunc validate)
+      : mutate(std::move(mutate)), validate(std::move(validate)) {}
+  MutateFunc mutate;
+  AdmitFunc validate;
+};
 
 class Store {
  public:
   Store(ResourceSpecPtr spec, std::shared_ptr<storage::Interface> storage,
-        AdmitFunc admit = nullptr);
+        Admission admission = nullptr);
 
   const ResourceSpec& Spec() const { return *spec_; }
   const ResourceSpecPtr& SpecPtr() const { return spec_; }
@@ -125,7 +143,7 @@ class Store {
 
   ResourceSpecPtr spec_;
   std::shared_ptr<storage::Interface> storage_;
-  AdmitFunc admit_;
+  Admission admission_;
 };
 
 // An object parsed from storage (resourceVersion included).

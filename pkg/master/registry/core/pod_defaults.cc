@@ -163,6 +163,20 @@ void DefaultPodSpec(json& spec) {
   if (auto volumes = spec.find("volumes"); volumes != spec.end() && volumes->is_array()) {
     for (json& v : *volumes) DefaultVolume(v);
   }
+  // The deprecated serviceAccount names the account when serviceAccountName does not, and
+  // always mirrors it (v1's conversion of PodSpec).
+  const json& deprecated = spec.value("serviceAccount", json());
+  const json& name = spec.value("serviceAccountName", json());
+  if ((!name.is_string() || name.get<std::string>().empty()) && deprecated.is_string() &&
+      !deprecated.get<std::string>().empty()) {
+    spec["serviceAccountName"] = deprecated;
+  }
+  if (spec.value("serviceAccountName", json()).is_string() &&
+      !spec["serviceAccountName"].get<std::string>().empty()) {
+    spec["serviceAccount"] = spec["serviceAccountName"];
+  } else {
+    spec.erase("serviceAccount");
+  }
   SetDefault(spec, "dnsPolicy", "ClusterFirst");
   SetDefault(spec, "restartPolicy", "Always");
   SetDefault(spec, "securityContext", json::object());

@@ -1,6 +1,5 @@
 // core/v1 pods: defaults and validation of the spec, the initial status (Pending with its
-// QoS class), what upstream's admission adds on create (priority, the not-ready and
-// unreachable tolerations), and kubectl's READY/STATUS/RESTARTS table.
+// QoS class), and kubectl's READY/STATUS/RESTARTS table.
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
@@ -45,42 +44,11 @@ void DefaultPod(json& pod) {
   SetDefault(spec, "enableServiceLinks", true);
 }
 
-// The two built-in priority classes; others are looked up when priority admission comes.
-std::optional<int64_t> SystemPriority(const std::string& name) {
-  if (name == "system-node-critical") return 2000001000;
-  if (name == "system-cluster-critical") return 2000000000;
-  return std::nullopt;
-}
-
-void AddToleration(json& spec, const char* key) {
-  json& tolerations = spec["tolerations"];
-  if (!tolerations.is_array()) tolerations = json::array();
-  for (const json& t : tolerations) {
-    if (t.is_object() && Str(t, "key") == key &&
-        (Str(t, "effect").empty() || Str(t, "effect") == "NoExecute")) {
-      return;
-    }
-  }
-  tolerations.push_back(
-      {{"effect", "NoExecute"}, {"key", key}, {"operator", "Exists"}, {"tolerationSeconds", 300}});
-}
-
-// Pod strategy and admission on create: status reset to Pending with the QoS class, the
-// priority resolved, the default not-ready/unreachable tolerations added.
+// Pod strategy on create: status reset to Pending with the QoS class. (Priority and the
+// default tolerations are admission's: pkg/plugin/admission/pod_plugins.h.)
 void PrepareCreate(json& pod) {
   json& spec = Child(pod, "spec");
   pod["status"] = {{"phase", "Pending"}, {"qosClass", QOSClass(spec)}};
-  const std::string priority_class = Str(spec, "priorityClassName");
-  if (!spec.contains("priority")) {
-    if (priority_class.empty()) {
-      spec["priority"] = 0;
-    } else if (auto p = SystemPriority(priority_class)) {
-      spec["priority"] = *p;
-    }
-  }
-  SetDefault(spec, "preemptionPolicy", "PreemptLowerPriority");
-  AddToleration(spec, "node.kubernetes.io/not-ready");
-  AddToleration(spec, "node.kubernetes.io/unreachable");
 }
 
 registry::FieldErrors Validate(const json& pod) {

@@ -126,37 +126,39 @@ std::optional<apimachinery::Status> CheckBinding(const Write& w, bool may_bind) 
 
 }  // namespace
 
-registry::AdmitFunc PreventRBACEscalation(authz::AuthorizerPtr authorizer,
+registry::Admission PreventRBACEscalation(authz::AuthorizerPtr authorizer,
                                           std::shared_ptr<const authz::rbac::PolicyIndex> policy,
-                                          registry::AdmitFunc next) {
-  return
-      [authorizer, policy, next](
-          const registry::ResourceSpec& spec, const json& object, const json* old,
+                                          registry::Admission next) {
+  registry::MutateFunc then = std::move(next.mutate);
+  next.mutate =
+      [authorizer, policy, then](
+          const registry::ResourceSpec& spec, json& object, const json* old,
           const registry::WriteOptions& options) -> Awaitable<std::optional<apimachinery::Status>> {
-        if (next) {
-          if (auto denied = co_await next(spec, object, old, options)) co_return denied;
-        }
-        if (spec.group != kGroup || !options.user ||
-            options.user->InGroup(authn::kSystemPrivilegedGroup)) {
-          co_return std::nullopt;
-        }
-        const Write w{spec, *policy, *options.user, object, old};
-        if (spec.plural == "roles" || spec.plural == "clusterroles") {
-          const bool may_escalate =
-              co_await Authorized(*authorizer, w.user, "escalate", spec.plural, w.ns, w.name);
-          co_return CheckRole(w, may_escalate);
-        }
-        if (spec.plural == "rolebindings" || spec.plural == "clusterrolebindings") {
-          const auto [kind, role] = RoleRef(object);
-          bool may_bind = false;
-          if (kind == "ClusterRole" || kind == "Role") {
-            const std::string resource = kind == "Role" ? "roles" : "clusterroles";
-            may_bind = co_await Authorized(*authorizer, w.user, "bind", resource, w.ns, role);
-          }
-          co_return CheckBinding(w, may_bind);
-        }
-        co_return std::nullopt;
-      };
+    if (then) {
+      if (auto denied = co_await then(spec, object, old, options)) co_return denied;
+    }
+    if (spec.group != kGroup || !options.user ||
+        options.user->InGroup(authn::kSystemPrivilegedGroup)) {
+      co_return std::nullopt;
+    }
+    const Write w{spec, *policy, *options.user, object, old};
+    if (spec.plural == "roles" || spec.plural == "clusterroles") {
+      const bool may_escalate =
+          co_await Authorized(*authorizer, w.user, "escalate", spec.plural, w.ns, w.name);
+      co_return CheckRole(w, may_escalate);
+    }
+    if (spec.plural == "rolebindings" || spec.plural == "clusterrolebindings") {
+      const auto [kind, role] = RoleRef(object);
+      bool may_bind = false;
+      if (kind == "ClusterRole" || kind == "Role") {
+        const std::string resource = kind == "Role" ? "roles" : "clusterroles";
+        may_bind = co_await Authorized(*authorizer, w.user, "bind", resource, w.ns, role);
+      }
+      co_return CheckBinding(w, may_bind);
+    }
+    co_return std::nullopt;
+  };
+  return next;
 }
 
 }  // namespace master::resources

@@ -17,10 +17,11 @@
 
 namespace master::resources {
 
-// Admission for roles, clusterroles, rolebindings and clusterrolebindings (other resources
-// pass), run after `next` (may be null).
-registry::AdmitFunc PreventRBACEscalation(authz::AuthorizerPtr authorizer,
+// `next` with the escalation check of roles, clusterroles, rolebindings and
+// clusterrolebindings (other resources pass) after its mutating phase: upstream checks the
+// object admission has mutated, before it is validated.
+registry::Admission PreventRBACEscalation(authz::AuthorizerPtr authorizer,
                                           std::shared_ptr<const authz::rbac::PolicyIndex> policy,
-                                          registry::AdmitFunc next);
+                                          registry::Admission next);
 
 }  // namespace master::resources

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
+#include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/endpoints/request_info.h"
 #include "pkg/master/registry/resources.h"
 
@@ -17,7 +18,7 @@ CoreAPI::CoreAPI() {
       std::make_shared<registry::Store>(master::resources::Namespaces(), storage_->Uncached());
   stores_["namespaces"] = namespaces;
   handler_->Add(namespaces);
-  auto lifecycle = admission::NamespaceLifecycle(namespaces);
+  auto lifecycle = admission::Chain({admission::NewNamespaceLifecycle(namespaces)});
   for (auto& spec : {master::resources::ConfigMaps(), master::resources::Secrets(),
                      master::resources::Events(), master::resources::ServiceAccounts({}, {})}) {
     auto store = std::make_shared<registry::Store>(spec, storage_->Uncached(), lifecycle);

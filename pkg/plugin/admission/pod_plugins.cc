@@ -1,0 +1,328 @@
+#include "pkg/plugin/admission/pod_plugins.h"
+
+#include <algorithm>
+#include <random>
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/registry/object_meta.h"
+
+namespace plugin::admission {
+namespace {
+
+using ::admission::Attributes;
+using ::admission::Operation;
+using ::admission::Plugin;
+using ::admission::PluginPtr;
+using ::admission::Stores;
+using apimachinery::Status;
+using nlohmann::json;
+namespace net = boost::asio;
+
+constexpr char kMirrorPodAnnotation[] = "kubernetes.io/config.mirror";
+constexpr char kTokenMountPath[] = "/var/run/secrets/kubernetes.io/serviceaccount";
+constexpr char kTokenVolumePrefix[] = "kube-api-access-";
+// Projected tokens of pods last an hour and seven seconds (upstream's warn-only expiry).
+constexpr int64_t kTokenExpirationSeconds = 3607;
+
+// A pod created through the pods resource itself (not a subresource).
+bool IsPodCreate(const Attributes& a) {
+  return a.spec.group.empty() && a.spec.plural == "pods" && a.options.subresource.empty() &&
+         a.operation == Operation::kCreate;
+}
+
+json& Spec(json& pod) {
+  json& spec = pod["spec"];
+  if (!spec.is_object()) spec = json::object();
+  return spec;
+}
+
+const json& Field(const json& object, const char* key) {
+  static const json kNull;
+  auto it = object.is_object() ? object.find(key) : object.end();
+  return it != object.end() ? *it : kNull;
+}
+
+std::chrono::milliseconds RetryInterval() {
+  static thread_local std::mt19937 random{std::random_device{}()};
+  return std::chrono::milliseconds(100 + std::uniform_int_distribution<int>(0, 99)(random));
+}
+
+// The object of `store` named so: the watch cache first, then storage; NotFound is an error.
+// `attempts` reads of storage, 100 to 200 ms apart, before NotFound is believed.
+Awaitable<registry::Result<json>> Lookup(std::shared_ptr<registry::Store> store, std::string ns,
+                                         std::string name, int attempts = 1) {
+  auto got = co_await store->Get(ns, name, "0");
+  for (int i = 0; i < attempts && !got && got.error().code == 404; ++i) {
+    if (i > 0) {
+      net::steady_timer pause(co_await net::this_coro::executor, RetryInterval());
+      co_await pause.async_wait(net::use_awaitable);
+    }
+    got = co_await store->Get(ns, name, "");
+  }
+  if (!got) co_return std::unexpected(got.error());
+  co_return registry::Parse(**got);
+}
+
+json TokenVolume(const std::string& name) {
+  return {
+      {"name", name},
+      {"projected",
+       {{"defaultMode", 420},
+        {"sources",
+         {{{"serviceAccountToken",
+            {{"expirationSeconds", kTokenExpirationSeconds}, {"path", "token"}}}},
+          {{"configMap",
+            {{"name", "kube-root-ca.crt"}, {"items", {{{"key", "ca.crt"}, {"path", "ca.crt"}}}}}}},
+          {{"downwardAPI",
+            {{"items",
+              {{{"path", "namespace"},
+                {"fieldRef",
+                 {{"apiVersion", "v1"}, {"fieldPath", "metadata.namespace"}}}}}}}}}}}}}};
+}
+
+class ServiceAccount final : public Plugin {
+ public:
+  explicit ServiceAccount(std::shared_ptr<const Stores> stores) : stores_(std::move(stores)) {}
+
+  Awaitable<std::optional<Status>> Admit(const Attributes& a, json& pod) const override {
+    if (!IsPodCreate(a)) co_return std::nullopt;
+    const json& annotations = Field(Field(pod, "metadata"), "annotations");
+    if (annotations.is_object() && annotations.contains(kMirrorPodAnnotation)) {
+      co_return std::nullopt;  // a mirror pod's spec is the kubelet's
+    }
+    json& spec = Spec(pod);
+    if (!spec.value("serviceAccountName", json("")).is_string() ||
+        spec.value("serviceAccountName", "").empty()) {
+      spec["serviceAccountName"] = "default";
+    }
+    const std::string account = spec["serviceAccountName"].get<std::string>();
+    spec["serviceAccount"] = account;  // the deprecated field mirrors it
+    auto store = stores_->Get("serviceaccounts");
+    if (!store) co_return apimachinery::NewInternalError("no service account store");
+    // The default account is made by the controller manager as the namespace appears: it
+    // is waited for a little, as upstream waits.
+    const int attempts = account == "default" ? 10 : 1;
+    auto sa = co_await Lookup(store, a.ns, account, attempts);
+    if (!sa) {
+      const std::string why =
+          sa.error().code == 404
+              ? apimachinery::NewNotFound({"", "serviceaccount"}, account).message
+              : sa.error().message;
+      co_return apimachinery::NewForbidden(
+          a.spec.Resource(), a.name,
+          "error looking up service account " + a.ns + "/" + account + ": " + why);
+    }
+    if (ShouldAutomount(*sa, spec)) MountToken(spec);
+    const json& pull = Field(*sa, "imagePullSecrets");
+    if ((!spec.contains("imagePullSecrets") || spec["imagePullSecrets"].empty()) &&
+        pull.is_array() && !pull.empty()) {
+      json refs = json::array();
+      for (const json& s : pull) refs.push_back({{"name", Field(s, "name")}});
+      spec["imagePullSecrets"] = std::move(refs);
+    }
+    co_return std::nullopt;
+  }
+
+ private:
+  // The pod's preference wins, then the account's; mounted by default.
+  static bool ShouldAutomount(const json& sa, const json& spec) {
+    if (const json& pod = Field(spec, "automountServiceAccountToken"); pod.is_boolean()) {
+      return pod.get<bool>();
+    }
+    if (const json& account = Field(sa, "automountServiceAccountToken"); account.is_boolean()) {
+      return account.get<bool>();
+    }
+    return true;
+  }
+
+  static void MountToken(json& spec) {
+    std::string volume;
+    json& volumes = spec["volumes"];
+    if (!volumes.is_array()) volumes = json::array();
+    for (const json& v : volumes) {
+      const json& name = Field(v, "name");
+      if (name.is_string() && name.get<std::string>().starts_with(kTokenVolumePrefix)) {
+        volume = name.get<std::string>();
+        break;
+      }
+    }
+    const bool has_volume = !volume.empty();
+    if (!has_volume) volume = registry::GenerateName(kTokenVolumePrefix);
+    bool needed = false;
+    for (const char* list : {"initContainers", "containers"}) {
+      json& containers = spec[list];
+      if (!containers.is_array()) {
+        if (containers.is_null()) spec.erase(list);
+        continue;
+      }
+      for (json& c : containers) {
+        json& mounts = c["volumeMounts"];
+        if (!mounts.is_array()) mounts = json::array();
+        const bool mounted = std::ranges::any_of(
+            mounts, [](const json& m) { return Field(m, "mountPath") == kTokenMountPath; });
+        if (mounted) continue;
+        mounts.push_back({{"name", volume}, {"readOnly", true}, {"mountPath", kTokenMountPath}});
+        needed = true;
+      }
+    }
+    if (!has_volume && needed) volumes.push_back(TokenVolume(volume));
+    if (volumes.empty()) spec.erase("volumes");
+  }
+
+  std::shared_ptr<const Stores> stores_;
+};
+
+class Priority final : public Plugin {
+ public:
+  explicit Priority(std::shared_ptr<const Stores> stores) : stores_(std::move(stores)) {}
+
+  Awaitable<std::optional<Status>> Admit(const Attributes& a, json& object) const override {
+    if (!a.options.subresource.empty() || !a.spec.group.empty() || a.spec.plural != "pods") {
+      co_return std::nullopt;
+    }
+    json& spec = Spec(object);
+    if (a.operation == Operation::kUpdate) {
+      // Set at creation; an update keeps them.
+      const json& old = Field(*a.old, "spec");
+      for (const char* field : {"priority", "preemptionPolicy"}) {
+        if (old.is_object() && old.contains(field)) {
+          spec[field] = old[field];
+        } else {
+          spec.erase(field);
+        }
+      }
+      co_return std::nullopt;
+    }
+    auto store = stores_->Get("priorityclasses.scheduling.k8s.io");
+    if (!store) co_return apimachinery::NewInternalError("no priority class store");
+    int64_t priority = 0;
+    std::string policy = "PreemptLowerPriority";
+    const std::string name = spec.value("priorityClassName", json("")).is_string()
+                                 ? spec.value("priorityClassName", "")
+                                 : "";
+    if (name.empty()) {
+      registry::ListOptions all;
+      all.resource_version = "0";  // the watch cache
+      auto classes = co_await store->List("", all);
+      if (!classes) {
+        co_return apimachinery::NewInternalError("failed to get default priority class: " +
+                                                 classes.error().message);
+      }
+      std::optional<json> chosen;
+      for (const auto& item : classes->items) {
+        json pc = registry::Parse(*item);
+        if (!pc.value("globalDefault", false)) continue;
+        if (!chosen || pc.value("value", int64_t{0}) < chosen->value("value", int64_t{0})) {
+          chosen = std::move(pc);
+        }
+      }
+      if (chosen) {
+        spec["priorityClassName"] = registry::MetaString(*chosen, "name");
+        priority = chosen->value("value", int64_t{0});
+        policy = chosen->value("preemptionPolicy", policy);
+      }
+    } else {
+      auto pc = co_await Lookup(store, "", name);
+      if (!pc && pc.error().code == 404) {
+        co_return apimachinery::NewForbidden(a.spec.Resource(), a.name,
+                                             "no PriorityClass with name " + name + " was found");
+      }
+      if (!pc) {
+        co_return apimachinery::NewInternalError("failed to get PriorityClass with name " + name +
+                                                 ": " + pc.error().message);
+      }
+      priority = pc->value("value", int64_t{0});
+      policy = pc->value("preemptionPolicy", policy);
+    }
+    if (const json& given = Field(spec, "priority");
+        given.is_number_integer() && given.get<int64_t>() != priority) {
+      co_return apimachinery::NewForbidden(
+          a.spec.Resource(), a.name,
+          "the integer value of priority (" + std::to_string(given.get<int64_t>()) +
+              ") must not be provided in pod spec; priority admission controller computed " +
+              std::to_string(priority) + " from the given PriorityClass name");
+    }
+    if (const json& given = Field(spec, "preemptionPolicy");
+        given.is_string() && given.get<std::string>() != policy) {
+      co_return apimachinery::NewForbidden(
+          a.spec.Resource(), a.name,
+          "the string value of PreemptionPolicy (" + given.get<std::string>() +
+              ") must not be provided in pod spec; priority admission controller computed " +
+              policy + " from the given PriorityClass name");
+    }
+    spec["priority"] = priority;
+    spec["preemptionPolicy"] = policy;
+    co_return std::nullopt;
+  }
+
+  // Only one PriorityClass may be the global default.
+  Awaitable<std::optional<Status>> Validate(const Attributes& a,
+                                            const json& object) const override {
+    if (a.spec.group != "scheduling.k8s.io" || a.spec.plural != "priorityclasses" ||
+        !object.value("globalDefault", false)) {
+      co_return std::nullopt;
+    }
+    auto store = stores_->Get("priorityclasses.scheduling.k8s.io");
+    if (!store) co_return std::nullopt;
+    registry::ListOptions all;
+    all.resource_version = "0";
+    auto classes = co_await store->List("", all);
+    if (!classes) co_return std::nullopt;
+    for (const auto& item : classes->items) {
+      json pc = registry::Parse(*item);
+      const std::string other = registry::MetaString(pc, "name");
+      if (other != a.name && pc.value("globalDefault", false)) {
+        co_return apimachinery::NewForbidden(
+            a.spec.Resource(), a.name,
+            "PriorityClass " + other + " is already marked as default. Only one default can exist");
+      }
+    }
+    co_return std::nullopt;
+  }
+
+ private:
+  std::shared_ptr<const Stores> stores_;
+};
+
+class DefaultTolerationSeconds final : public Plugin {
+ public:
+  Awaitable<std::optional<Status>> Admit(const Attributes& a, json& pod) const override {
+    if (!IsPodCreate(a)) co_return std::nullopt;
+    json& spec = Spec(pod);
+    json& tolerations = spec["tolerations"];
+    if (!tolerations.is_array()) tolerations = json::array();
+    for (const char* key : {"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"}) {
+      const bool tolerated = std::ranges::any_of(tolerations, [key](const json& t) {
+        const std::string k = Field(t, "key").is_string() ? Field(t, "key").get<std::string>() : "";
+        const std::string effect =
+            Field(t, "effect").is_string() ? Field(t, "effect").get<std::string>() : "";
+        return (k == key || k.empty()) && (effect == "NoExecute" || effect.empty());
+      });
+      if (!tolerated) {
+        tolerations.push_back({{"key", key},
+                               {"operator", "Exists"},
+                               {"effect", "NoExecute"},
+                               {"tolerationSeconds", 300}});
+      }
+    }
+    co_return std::nullopt;
+  }
+};
+
+}  // namespace
+
+PluginPtr NewServiceAccount(std::shared_ptr<const Stores> stores) {
+  return std::make_shared<ServiceAccount>(std::move(stores));
+}
+
+PluginPtr NewPriority(std::shared_ptr<const Stores> stores) {
+  return std::make_shared<Priority>(std::move(stores));
+}
+
+PluginPtr NewDefaultTolerationSeconds() { return std::make_shared<DefaultTolerationSeconds>(); }
+
+}  // namespace plugin::admission

@@ -1,0 +1,28 @@
+#pragma once
+// Admission plugins of kube-apiserver that set up pods as they are created, as upstream's
+// plugin/pkg/admission does (mutating phase, pods only, not through subresources):
+//  - ServiceAccount: serviceAccountName defaults to "default", which must exist (403 "error
+//    looking up service account <ns>/<name>: ..."); unless automountServiceAccountToken says
+//    otherwise (the pod's, then the account's), a projected `kube-api-access-<5 chars>`
+//    volume (a bound token, kube-root-ca.crt's ca.crt and the namespace) is mounted read-only
+//    at /var/run/secrets/kubernetes.io/serviceaccount in every container and init container
+//    that mounts nothing there; the account's imagePullSecrets when the pod names none.
+//  - Priority: priorityClassName resolved to priority and preemptionPolicy (the global
+//    default class, the lowest when several, for a pod naming none; priority 0 and
+//    PreemptLowerPriority without one); an unknown class, or a priority or policy the pod
+//    sets that the class does not give, is a 403; an update keeps them. PriorityClasses: only
+//    one globalDefault.
+//  - DefaultTolerationSeconds: tolerations of node.kubernetes.io/not-ready and /unreachable
+//    (NoExecute, 300 s) unless the pod tolerates them already.
+
+#include "pkg/genericserver/admission/plugin.h"
+#include "pkg/genericserver/admission/stores.h"
+
+namespace plugin::admission {
+
+// The plugins read the service accounts and priority classes from `stores`.
+::admission::PluginPtr NewServiceAccount(std::shared_ptr<const ::admission::Stores> stores);
+::admission::PluginPtr NewPriority(std::shared_ptr<const ::admission::Stores> stores);
+::admission::PluginPtr NewDefaultTolerationSeconds();
+
+}  // namespace plugin::admission

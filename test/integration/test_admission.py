@@ -1,0 +1,203 @@
+"""Integration tests: the admission chain through the real binary and real kubectl.
+
+With upstream's default plugins (`--enable-admission-plugins` / `--disable-admission-plugins`
+as given): ServiceAccount gives pods their account (which must exist) and the projected token
+volume mounted in every container; Priority resolves priorityClassName (the default class,
+unknown ones refused, one global default only); DefaultTolerationSeconds adds the not-ready
+and unreachable tolerations; NamespaceLifecycle still refuses missing namespaces. Disabled
+plugins do nothing; unknown plugin names stop the server with upstream's messages.
+
+Run with:
+    cd test/integration && KAS_BINARY=.../kube-apiserver /usr/bin/python3 -m unittest test_admission -v
+"""
+
+import json
+import os
+import tempfile
+import unittest
+
+import harness
+
+TOKEN_PATH = "/var/run/secrets/kubernetes.io/serviceaccount"
+
+
+def pod(name, **spec):
+    body = {"containers": [{"name": "app", "image": "nginx:1.27"}]}
+    body.update(spec)
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": body}
+
+
+class DefaultPluginsTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = harness.Server("--disable-admission-plugins=")  # upstream's defaults
+        cls.tmp = tempfile.mkdtemp(prefix="kas-it-admission-")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def kubectl(self, *args, stdin=None):
+        if stdin is not None:
+            path = os.path.join(self.tmp, "input.json")
+            with open(path, "w") as f:
+                json.dump(stdin, f)
+            args = args + ("-f", path)
+        return self.server.kubectl(*args)
+
+    def ok(self, *args, stdin=None):
+        r = self.kubectl(*args, stdin=stdin)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout
+
+    def create_pod(self, ns, body):
+        self.ok("create", "-n", ns, stdin=body)
+        return json.loads(self.ok("get", "pod", body["metadata"]["name"], "-n", ns, "-o", "json"))
+
+    def namespace(self, name, with_default_account=True):
+        self.ok("create", "namespace", name)
+        if with_default_account:
+            self.ok("create", "serviceaccount", "default", "-n", name)
+
+    def test_service_account_must_exist(self):
+        self.namespace("no-account", with_default_account=False)
+        r = self.kubectl("create", "-n", "no-account", stdin=pod("p"))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('Error from server (Forbidden): error when creating', r.stderr)
+        self.assertIn('pods "p" is forbidden: error looking up service account '
+                      'no-account/default: serviceaccount "default" not found', r.stderr)
+        r = self.kubectl("create", "-n", "no-account",
+                         stdin=pod("q", serviceAccountName="robot"))
+        self.assertIn('error looking up service account no-account/robot: serviceaccount '
+                      '"robot" not found', r.stderr)
+
+    def test_pods_get_their_account_and_token_volume(self):
+        self.namespace("sa")
+        got = self.create_pod("sa", pod(
+            "web", initContainers=[{"name": "init", "image": "busybox"}]))
+        spec = got["spec"]
+        self.assertEqual((spec["serviceAccountName"], spec["serviceAccount"]),
+                         ("default", "default"))
+        volumes = [v for v in spec["volumes"] if v["name"].startswith("kube-api-access-")]
+        self.assertEqual(len(volumes), 1, spec["volumes"])
+        name = volumes[0]["name"]
+        self.assertEqual(len(name), len("kube-api-access-") + 5)
+        self.assertEqual(volumes[0]["projected"], {
+            "defaultMode": 420,
+            "sources": [
+                {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                {"configMap": {"name": "kube-root-ca.crt",
+                               "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
+                {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {
+                    "apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}]})
+        for c in spec["containers"] + spec["initContainers"]:
+            self.assertEqual(c["volumeMounts"], [
+                {"name": name, "readOnly": True, "mountPath": TOKEN_PATH}], c["name"])
+
+        # The pod's automountServiceAccountToken, then the account's, decide.
+        got = self.create_pod("sa", pod("quiet", automountServiceAccountToken=False))
+        self.assertNotIn("volumes", got["spec"])
+        self.assertNotIn("volumeMounts", got["spec"]["containers"][0])
+        self.ok("create", "-n", "sa", stdin={
+            "apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "robot"},
+            "automountServiceAccountToken": False, "imagePullSecrets": [{"name": "registry"}]})
+        got = self.create_pod("sa", pod("robot", serviceAccountName="robot"))
+        self.assertNotIn("volumes", got["spec"])
+        self.assertEqual(got["spec"]["imagePullSecrets"], [{"name": "registry"}])
+        got = self.create_pod("sa", pod("robot-mounted", serviceAccountName="robot",
+                                        automountServiceAccountToken=True))
+        self.assertEqual(len(got["spec"]["volumes"]), 1)
+
+        # A container that mounts something at the token's path keeps it.
+        own = pod("own-mount", volumes=[{"name": "mine", "emptyDir": {}}])
+        own["spec"]["containers"] = [
+            {"name": "a", "image": "nginx", "volumeMounts": [
+                {"name": "mine", "mountPath": TOKEN_PATH}]},
+            {"name": "b", "image": "nginx"}]
+        got = self.create_pod("sa", own)
+        a, b = got["spec"]["containers"]
+        self.assertEqual(a["volumeMounts"], [{"name": "mine", "mountPath": TOKEN_PATH}])
+        self.assertEqual(b["volumeMounts"][0]["mountPath"], TOKEN_PATH)
+        self.assertEqual(len(got["spec"]["volumes"]), 2)
+
+    def test_priority_classes(self):
+        self.namespace("prio")
+        got = self.create_pod("prio", pod("plain"))
+        self.assertEqual((got["spec"]["priority"], got["spec"]["preemptionPolicy"]),
+                         (0, "PreemptLowerPriority"))
+        self.assertNotIn("priorityClassName", got["spec"])
+        got = self.create_pod("prio", pod("critical", priorityClassName="system-node-critical"))
+        self.assertEqual(got["spec"]["priority"], 2000001000)
+        r = self.kubectl("create", "-n", "prio", stdin=pod("nope", priorityClassName="nope"))
+        self.assertIn('pods "nope" is forbidden: no PriorityClass with name nope was found',
+                      r.stderr)
+        r = self.kubectl("create", "-n", "prio", stdin=pod("forced", priority=5))
+        self.assertIn('pods "forced" is forbidden: the integer value of priority (5) must not '
+                      'be provided in pod spec; priority admission controller computed 0 from '
+                      'the given PriorityClass name', r.stderr)
+        # A global default class is every class-less pod's; there is only one.
+        self.ok("create", "priorityclass", "batch-low", "--value=-10", "--global-default=true",
+                "--preemption-policy=Never")
+        self.addCleanup(self.kubectl, "delete", "priorityclass", "batch-low")
+        got = self.create_pod("prio", pod("defaulted"))
+        self.assertEqual((got["spec"]["priorityClassName"], got["spec"]["priority"],
+                          got["spec"]["preemptionPolicy"]), ("batch-low", -10, "Never"))
+        r = self.kubectl("create", "priorityclass", "another", "--value=1",
+                         "--global-default=true")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('priorityclasses.scheduling.k8s.io "another" is forbidden: PriorityClass '
+                      'batch-low is already marked as default. Only one default can exist',
+                      r.stderr)
+
+    def test_default_toleration_seconds(self):
+        self.namespace("tol")
+        got = self.create_pod("tol", pod("plain"))
+        self.assertEqual(got["spec"]["tolerations"], [
+            {"key": "node.kubernetes.io/not-ready", "operator": "Exists",
+             "effect": "NoExecute", "tolerationSeconds": 300},
+            {"key": "node.kubernetes.io/unreachable", "operator": "Exists",
+             "effect": "NoExecute", "tolerationSeconds": 300}])
+        mine = {"key": "node.kubernetes.io/not-ready", "operator": "Exists",
+                "effect": "NoExecute", "tolerationSeconds": 30}
+        got = self.create_pod("tol", pod("own", tolerations=[mine]))
+        self.assertEqual([t["key"] for t in got["spec"]["tolerations"]],
+                         ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"])
+        self.assertEqual(got["spec"]["tolerations"][0]["tolerationSeconds"], 30)
+
+    def test_namespace_lifecycle_still_runs(self):
+        r = self.kubectl("create", "configmap", "x", "-n", "missing")
+        self.assertIn('namespaces "missing" not found', r.stderr)
+
+
+class DisabledPluginsTest(unittest.TestCase):
+    def test_disabled_plugins_leave_pods_alone(self):
+        server = harness.Server(
+            "--disable-admission-plugins=ServiceAccount,Priority,DefaultTolerationSeconds")
+        self.addCleanup(server.stop)
+        path = os.path.join(server.tmpdir, "pod.json")
+        with open(path, "w") as f:
+            json.dump(pod("bare"), f)
+        r = server.kubectl("create", "-f", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        spec = json.loads(server.kubectl("get", "pod", "bare", "-o", "json").stdout)["spec"]
+        for field in ("serviceAccountName", "priority", "tolerations", "volumes"):
+            self.assertNotIn(field, spec)
+
+
+class AdmissionOptionsTest(unittest.TestCase):
+    def test_unknown_and_overlapping_plugins_are_refused(self):
+        server = harness.Server("--enable-admission-plugins=Bogus,AlwaysPullImages",
+                                "--disable-admission-plugins=Nope,AlwaysPullImages",
+                                start=False)
+        self.addCleanup(server.stop)
+        out = harness.run(server.command(), timeout=30)
+        self.assertEqual(out.returncode, 1)
+        self.assertIn('enable-admission-plugins plugin "Bogus" is unknown', out.stderr)
+        self.assertIn('disable-admission-plugins plugin "Nope" is unknown', out.stderr)
+        self.assertIn('[AlwaysPullImages] in enable-admission-plugins and '
+                      'disable-admission-plugins overlapped', out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
