@@ -5,7 +5,8 @@ as given): ServiceAccount gives pods their account (which must exist) and the pr
 volume mounted in every container; Priority resolves priorityClassName (the default class,
 unknown ones refused, one global default only); DefaultTolerationSeconds adds the not-ready
 and unreachable tolerations; NamespaceLifecycle still refuses missing namespaces. Disabled
-plugins do nothing; unknown plugin names stop the server with upstream's messages.
+plugins do nothing; LimitRanger defaults containers' resources from the namespace's
+LimitRanges and refuses those beyond their bounds; unknown plugin names stop the server with upstream's messages.
 
 Run with:
     cd test/integration && KAS_BINARY=.../kube-apiserver /usr/bin/python3 -m unittest test_admission -v
@@ -164,6 +165,48 @@ class DefaultPluginsTest(unittest.TestCase):
         self.assertEqual([t["key"] for t in got["spec"]["tolerations"]],
                          ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"])
         self.assertEqual(got["spec"]["tolerations"][0]["tolerationSeconds"], 30)
+
+    def test_limit_ranges_default_and_bound_containers(self):
+        self.namespace("limits")
+        self.ok("create", "-n", "limits", stdin={
+            "apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "bounds"},
+            "spec": {"limits": [{"type": "Container",
+                                 "default": {"cpu": "500m", "memory": "256Mi"},
+                                 "defaultRequest": {"cpu": "100m"},
+                                 "min": {"cpu": "50m"}, "max": {"cpu": "1"},
+                                 "maxLimitRequestRatio": {"cpu": "10"}}]}})
+        got = self.create_pod("limits", pod("defaulted"))
+        self.assertEqual(got["spec"]["containers"][0]["resources"], {
+            "limits": {"cpu": "500m", "memory": "256Mi"},
+            "requests": {"cpu": "100m", "memory": "256Mi"}})
+        self.assertEqual(got["metadata"]["annotations"]["kubernetes.io/limit-ranger"],
+                         "LimitRanger plugin set: cpu, memory request for container app; "
+                         "cpu, memory limit for container app")
+        # What the pod sets is kept; only what it lacks is defaulted.
+        own = pod("own")
+        own["spec"]["containers"][0]["resources"] = {"limits": {"cpu": "800m"}}
+        got = self.create_pod("limits", own)
+        self.assertEqual(got["spec"]["containers"][0]["resources"], {
+            "limits": {"cpu": "800m", "memory": "256Mi"},
+            "requests": {"cpu": "800m", "memory": "256Mi"}})
+        self.assertEqual(got["metadata"]["annotations"]["kubernetes.io/limit-ranger"],
+                         "LimitRanger plugin set: memory request for container app; "
+                         "memory limit for container app")
+        # Beyond the bounds: upstream's messages.
+        for resources, message in [
+                ({"limits": {"cpu": "2"}},
+                 'pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2'),
+                ({"requests": {"cpu": "10m"}, "limits": {"cpu": "20m"}},
+                 'pods "big" is forbidden: minimum cpu usage per Container is 50m, but request '
+                 'is 10m'),
+                ({"requests": {"cpu": "60m"}, "limits": {"cpu": "1"}},
+                 'pods "big" is forbidden: cpu max limit to request ratio per Container is 10, '
+                 'but provided ratio is 16.666667')]:
+            big = pod("big")
+            big["spec"]["containers"][0]["resources"] = resources
+            r = self.kubectl("create", "-n", "limits", stdin=big)
+            self.assertNotEqual(r.returncode, 0, resources)
+            self.assertIn(message, r.stderr)
 
     def test_namespace_lifecycle_still_runs(self):
         r = self.kubectl("create", "configmap", "x", "-n", "missing")

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
+#include "pkg/plugin/admission/limit_ranger.h"
 #include "pkg/plugin/admission/pod_plugins.h"
 #include "pkg/util/log.h"
 #include "pkg/util/strings.h"
@@ -46,6 +47,8 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
   for (const std::string& name : names) {
     if (name == "NamespaceLifecycle") {
       plugins.push_back(std::make_shared<LateNamespaceLifecycle>(stores));
+    } else if (name == "LimitRanger") {
+      plugins.push_back(NewLimitRanger(stores));
     } else if (name == "ServiceAccount") {
       plugins.push_back(NewServiceAccount(stores));
     } else if (name == "Priority") {

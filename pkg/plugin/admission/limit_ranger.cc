@@ -1,0 +1,198 @@
+#include "pkg/plugin/admission/limit_ranger.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/util/quantity.h"
+#include "pkg/util/strings.h"
+
+namespace plugin::admission {
+namespace {
+
+using ::admission::Attributes;
+using ::admission::Operation;
+using apimachinery::Status;
+using nlohmann::json;
+
+constexpr char kAnnotation[] = "kubernetes.io/limit-ranger";
+
+const json& Field(const json& object, const char* key) {
+  static const json kNull;
+  auto it = object.is_object() ? object.find(key) : object.end();
+  return it != object.end() ? *it : kNull;
+}
+
+// Pods created through the pods resource (upstream does not look at pod updates: their
+// containers' resources cannot change).
+bool Applies(const Attributes& a) {
+  return a.spec.group.empty() && a.spec.plural == "pods" && a.options.subresource.empty() &&
+         a.operation == Operation::kCreate;
+}
+
+// The Container items of the namespace's LimitRanges.
+Awaitable<registry::Result<std::vector<json>>> ContainerLimits(
+    std::shared_ptr<const ::admission::Stores> stores, std::string ns) {
+  auto store = stores->Get("limitranges");
+  if (!store) co_return std::vector<json>{};
+  registry::ListOptions cached;
+  cached.resource_version = "0";
+  auto ranges = co_await store->List(ns, cached);
+  if (!ranges) co_return std::unexpected(ranges.error());
+  std::vector<json> items;
+  for (const auto& object : ranges->items) {
+    json range = registry::Parse(*object);
+    for (const json& item : Field(Field(range, "spec"), "limits")) {
+      if (Field(item, "type") == "Container") items.push_back(item);
+    }
+  }
+  co_return items;
+}
+
+// A quantity written as a string or a number.
+std::optional<util::Quantity> Parse(const json& v) {
+  if (v.is_string()) return util::Quantity::Parse(v.get<std::string>());
+  if (v.is_number()) return util::Quantity::Parse(v.dump());
+  return std::nullopt;
+}
+
+std::optional<util::Quantity> QuantityOf(const json& list, const std::string& resource) {
+  return Parse(Field(list, resource.c_str()));
+}
+
+std::string Text(const json& list, const std::string& resource) {
+  auto q = QuantityOf(list, resource);
+  return q ? q->String() : "";
+}
+
+// Upstream's min, max and limit/request ratio checks of one container, in its words.
+void CheckContainer(const json& item, const json& resources, std::vector<std::string>& errors) {
+  const json& requests = Field(resources, "requests");
+  const json& limits = Field(resources, "limits");
+  const std::string type = "Container";
+  for (const auto& [resource, value] : Field(item, "min").items()) {
+    auto enforced = Parse(value);
+    if (!enforced) continue;
+    auto req = QuantityOf(requests, resource), lim = QuantityOf(limits, resource);
+    const std::string bound = resource + " usage per " + type + " is " + enforced->String();
+    if (!req) {
+      errors.push_back("minimum " + bound + ".  No request is specified");
+    } else if (req->Cmp(*enforced) < 0) {
+      errors.push_back("minimum " + bound + ", but request is " + Text(requests, resource));
+    } else if (lim && lim->Cmp(*enforced) < 0) {
+      errors.push_back("minimum " + bound + ", but limit is " + Text(limits, resource));
+    }
+  }
+  for (const auto& [resource, value] : Field(item, "max").items()) {
+    auto enforced = Parse(value);
+    if (!enforced) continue;
+    auto req = QuantityOf(requests, resource), lim = QuantityOf(limits, resource);
+    const std::string bound = resource + " usage per " + type + " is " + enforced->String();
+    if (!lim) {
+      errors.push_back("maximum " + bound + ".  No limit is specified");
+    } else if (lim->Cmp(*enforced) > 0) {
+      errors.push_back("maximum " + bound + ", but limit is " + Text(limits, resource));
+    } else if (req && req->Cmp(*enforced) > 0) {
+      errors.push_back("maximum " + bound + ", but request is " + Text(requests, resource));
+    }
+  }
+  for (const auto& [resource, value] : Field(item, "maxLimitRequestRatio").items()) {
+    auto enforced = Parse(value);
+    if (!enforced) continue;
+    auto req = QuantityOf(requests, resource), lim = QuantityOf(limits, resource);
+    const std::string bound =
+        resource + " max limit to request ratio per " + type + " is " + enforced->String();
+    if (!req || req->IsZero()) {
+      errors.push_back(bound + ", but no request is specified or request is 0");
+    } else if (!lim || lim->IsZero()) {
+      errors.push_back(bound + ", but no limit is specified or limit is 0");
+    } else {
+      const double ratio = static_cast<double>(lim->nano()) / static_cast<double>(req->nano());
+      if (ratio * 1e9 > static_cast<double>(enforced->nano())) {
+        char shown[64];
+        std::snprintf(shown, sizeof shown, "%f", ratio);
+        errors.push_back(bound + ", but provided ratio is " + shown);
+      }
+    }
+  }
+}
+
+class LimitRanger final : public ::admission::Plugin {
+ public:
+  explicit LimitRanger(std::shared_ptr<const ::admission::Stores> stores)
+      : stores_(std::move(stores)) {}
+
+  // Defaults: each Container item's `default` as limits and `defaultRequest` as requests of
+  // every container and init container that sets none, recorded in the annotation.
+  Awaitable<std::optional<Status>> Admit(const Attributes& a, json& pod) const override {
+    if (!Applies(a)) co_return std::nullopt;
+    auto items = co_await ContainerLimits(stores_, a.ns);
+    if (!items) co_return items.error();
+    if (items->empty()) co_return std::nullopt;
+    json defaults = {{"limits", json::object()}, {"requests", json::object()}};
+    for (const json& item : *items) {
+      for (auto [from, to] :
+           {std::pair{"default", "limits"}, std::pair{"defaultRequest", "requests"}}) {
+        for (const auto& [resource, value] : Field(item, from).items())
+          defaults[to][resource] = value;
+      }
+    }
+    std::vector<std::string> notes;
+    json& spec = pod["spec"];
+    for (auto [list, what] :
+         {std::pair{"containers", "container"}, std::pair{"initContainers", "init container"}}) {
+      if (!spec.is_object() || !spec.contains(list) || !spec[list].is_array()) continue;
+      for (json& c : spec[list]) {
+        for (const char* kind : {"requests", "limits"}) {
+          std::vector<std::string> set;
+          for (const auto& [resource, value] : defaults[kind].items()) {
+            json& resources = c["resources"];
+            if (!resources.is_object()) resources = json::object();
+            if (resources.contains(kind) && resources[kind].contains(resource)) continue;
+            resources[kind][resource] = value;
+            set.push_back(resource);
+          }
+          if (set.empty()) continue;
+          std::sort(set.begin(), set.end());
+          notes.push_back(util::Join(set, ", ") +
+                          (std::string(kind) == "requests" ? " request" : " limit") + " for " +
+                          what + " " + c.value("name", ""));
+        }
+      }
+    }
+    if (!notes.empty()) {
+      pod["metadata"]["annotations"][kAnnotation] =
+          "LimitRanger plugin set: " + util::Join(notes, "; ");
+    }
+    co_return std::nullopt;
+  }
+
+  Awaitable<std::optional<Status>> Validate(const Attributes& a, const json& pod) const override {
+    if (!Applies(a)) co_return std::nullopt;
+    auto items = co_await ContainerLimits(stores_, a.ns);
+    if (!items) co_return items.error();
+    std::vector<std::string> errors;
+    const json& spec = Field(pod, "spec");
+    for (const json& item : *items) {
+      for (const char* list : {"containers", "initContainers"}) {
+        for (const json& c : Field(spec, list)) CheckContainer(item, Field(c, "resources"), errors);
+      }
+    }
+    if (errors.empty()) co_return std::nullopt;
+    co_return apimachinery::NewForbidden(
+        a.spec.Resource(), a.name,
+        errors.size() == 1 ? errors[0] : "[" + util::Join(errors, ", ") + "]");
+  }
+
+ private:
+  std::shared_ptr<const ::admission::Stores> stores_;
+};
+
+}  // namespace
+
+::admission::PluginPtr NewLimitRanger(std::shared_ptr<const ::admission::Stores> stores) {
+  return std::make_shared<LimitRanger>(std::move(stores));
+}
+
+}  // namespace plugin::admission
