@@ -208,6 +208,17 @@ class DefaultPluginsTest(unittest.TestCase):
             self.assertNotEqual(r.returncode, 0, resources)
             self.assertIn(message, r.stderr)
 
+    def test_a_quota_without_usage_refuses(self):
+        """Without the controller manager nobody fills in status.used: the ResourceQuota
+        plugin refuses what the quota limits, as upstream does."""
+        self.namespace("unknown-usage")
+        self.ok("create", "quota", "q", "--hard=count/configmaps=5", "-n", "unknown-usage")
+        r = self.kubectl("create", "configmap", "c", "-n", "unknown-usage")
+        self.assertIn('configmaps "c" is forbidden: status unknown for quota: q, resources: '
+                      'count/configmaps', r.stderr)
+        # What it does not limit is not affected.
+        self.ok("create", "secret", "generic", "s", "-n", "unknown-usage")
+
     def test_namespace_lifecycle_still_runs(self):
         r = self.kubectl("create", "configmap", "x", "-n", "missing")
         self.assertIn('namespaces "missing" not found', r.stderr)

@@ -170,6 +170,35 @@ class ResourceQuotaController(kcm_cluster.ClusterTestCase):
         self.wait_used("quota", "compute", dict(ZERO, **{"requests.storage": "1Gi"}),
                        "the finished pod given back", timeout=5)
 
+    def test_admission_refuses_what_would_exceed_a_quota(self):
+        """The ResourceQuota admission plugin: a create that would take status.used past
+        spec.hard is refused with upstream's message; what it lets through is charged at
+        once; a dry run is checked, not charged."""
+        self.namespace("full")
+        self.ok("-n", "full", "create", "quota", "small", "--hard=count/configmaps=3,pods=1")
+        self.wait_used("full", "small", {"count/configmaps": "1", "pods": "0"},
+                       "the usage known")  # kube-root-ca.crt is one
+        self.ok("-n", "full", "create", "configmap", "one")
+        self.assertEqual(self.quota("full", "small")["status"]["used"]["count/configmaps"], "2")
+        r = self.kubectl("-n", "full", "create", "configmap", "dry", "--dry-run=server")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.ok("-n", "full", "create", "configmap", "two")
+        r = self.kubectl("-n", "full", "create", "configmap", "three")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('error: failed to create configmap: configmaps "three" is forbidden: '
+                      'exceeded quota: small, requested: count/configmaps=1, used: '
+                      'count/configmaps=3, limited: count/configmaps=3', r.stderr)
+        r = self.kubectl("-n", "full", "create", "configmap", "three", "--dry-run=server")
+        self.assertIn("exceeded quota: small", r.stderr)
+        self.ok("-n", "full", "run", "first", "--image=nginx")
+        r = self.kubectl("-n", "full", "run", "second", "--image=nginx")
+        self.assertIn('pods "second" is forbidden: exceeded quota: small, requested: pods=1, '
+                      'used: pods=1, limited: pods=1', r.stderr)
+        # Deleting gives room again, once the controller has counted the delete.
+        self.ok("-n", "full", "delete", "configmap", "one")
+        self.wait_used("full", "small", {"count/configmaps": "2", "pods": "1"}, "the delete")
+        self.ok("-n", "full", "create", "configmap", "three")
+
     def test_status_hard_mirrors_spec_hard_after_patch_and_edit(self):
         self.namespace("edits")
         self.ok("-n", "edits", "apply", "-f", "-", stdin=QUOTA)

@@ -5,6 +5,7 @@
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
 #include "pkg/plugin/admission/limit_ranger.h"
 #include "pkg/plugin/admission/pod_plugins.h"
+#include "pkg/plugin/admission/resource_quota.h"
 #include "pkg/util/log.h"
 #include "pkg/util/strings.h"
 
@@ -55,6 +56,8 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       plugins.push_back(NewPriority(stores));
     } else if (name == "DefaultTolerationSeconds") {
       plugins.push_back(NewDefaultTolerationSeconds());
+    } else if (name == "ResourceQuota") {
+      plugins.push_back(NewResourceQuota(stores));
     } else if (name != "AlwaysAdmit") {
       missing.push_back(name);
     }
