@@ -6,7 +6,9 @@ volume mounted in every container; Priority resolves priorityClassName (the defa
 unknown ones refused, one global default only); DefaultTolerationSeconds adds the not-ready
 and unreachable tolerations; NamespaceLifecycle still refuses missing namespaces. Disabled
 plugins do nothing; LimitRanger defaults containers' resources from the namespace's
-LimitRanges and refuses those beyond their bounds; unknown plugin names stop the server with upstream's messages.
+LimitRanges and refuses those beyond their bounds; ResourceQuota refuses what a quota whose
+usage is unknown limits; DefaultStorageClass and DefaultIngressClass fill in the default
+class, TaintNodesByCondition taints new nodes; unknown plugin names stop the server with upstream's messages.
 
 Run with:
     cd test/integration && KAS_BINARY=.../kube-apiserver /usr/bin/python3 -m unittest test_admission -v
@@ -15,6 +17,7 @@ Run with:
 import json
 import os
 import tempfile
+import time
 import unittest
 
 import harness
@@ -218,6 +221,59 @@ class DefaultPluginsTest(unittest.TestCase):
                       'count/configmaps', r.stderr)
         # What it does not limit is not affected.
         self.ok("create", "secret", "generic", "s", "-n", "unknown-usage")
+
+    def test_default_classes_and_node_taints(self):
+        self.namespace("classes")
+        # StorageClasses: the newest default wins (not the first by name); "" asks for none.
+        for name in ("a-older", "b-newer"):
+            self.ok("create", stdin={
+                "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+                "metadata": {"name": name, "annotations": {
+                    "storageclass.kubernetes.io/is-default-class": "true"}},
+                "provisioner": "example.com/disk"})
+            self.addCleanup(self.kubectl, "delete", "storageclass", name)
+            time.sleep(1.1)  # creationTimestamp has a resolution of one second
+        claim = {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                 "metadata": {"name": "data"},
+                 "spec": {"accessModes": ["ReadWriteOnce"],
+                          "resources": {"requests": {"storage": "1Gi"}}}}
+        self.ok("create", "-n", "classes", stdin=claim)
+        self.assertEqual(self.ok("get", "pvc", "data", "-n", "classes", "-o",
+                                 "jsonpath={.spec.storageClassName}"), "b-newer")
+        claim["metadata"]["name"] = "static"
+        claim["spec"]["storageClassName"] = ""
+        self.ok("create", "-n", "classes", stdin=claim)
+        self.assertEqual(self.ok("get", "pvc", "static", "-n", "classes", "-o",
+                                 "jsonpath={.spec.storageClassName}"), "")
+
+        # IngressClasses: the default is given; two defaults refuse.
+        ingress = {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+                   "metadata": {"name": "web"},
+                   "spec": {"defaultBackend": {"service": {"name": "web", "port": {
+                       "number": 80}}}}}
+        for name in ("nginx", "traefik"):
+            self.ok("create", stdin={
+                "apiVersion": "networking.k8s.io/v1", "kind": "IngressClass",
+                "metadata": {"name": name, "annotations": {
+                    "ingressclass.kubernetes.io/is-default-class": "true"}},
+                "spec": {"controller": "example.com/" + name}})
+            self.addCleanup(self.kubectl, "delete", "ingressclass", name)
+            if name == "nginx":
+                self.ok("create", "-n", "classes", stdin=ingress)
+                self.assertEqual(self.ok("get", "ingress", "web", "-n", "classes", "-o",
+                                         "jsonpath={.spec.ingressClassName}"), "nginx")
+        ingress["metadata"]["name"] = "second"
+        r = self.kubectl("create", "-n", "classes", stdin=ingress)
+        self.assertIn('ingresses.networking.k8s.io "second" is forbidden: Internal error '
+                      'occurred: 2 default IngressClasses were found, only 1 allowed', r.stderr)
+
+        # Nodes start not ready for scheduling.
+        self.ok("create", stdin={"apiVersion": "v1", "kind": "Node",
+                                 "metadata": {"name": "fresh"}})
+        self.addCleanup(self.kubectl, "delete", "node", "fresh")
+        taints = json.loads(self.ok("get", "node", "fresh", "-o", "json"))["spec"]["taints"]
+        self.assertEqual(taints, [{"key": "node.kubernetes.io/not-ready",
+                                   "effect": "NoSchedule"}])
 
     def test_namespace_lifecycle_still_runs(self):
         r = self.kubectl("create", "configmap", "x", "-n", "missing")

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
+#include "pkg/plugin/admission/default_classes.h"
 #include "pkg/plugin/admission/limit_ranger.h"
 #include "pkg/plugin/admission/pod_plugins.h"
 #include "pkg/plugin/admission/resource_quota.h"
@@ -56,6 +57,12 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       plugins.push_back(NewPriority(stores));
     } else if (name == "DefaultTolerationSeconds") {
       plugins.push_back(NewDefaultTolerationSeconds());
+    } else if (name == "TaintNodesByCondition") {
+      plugins.push_back(NewTaintNodesByCondition());
+    } else if (name == "DefaultStorageClass") {
+      plugins.push_back(NewDefaultStorageClass(stores));
+    } else if (name == "DefaultIngressClass") {
+      plugins.push_back(NewDefaultIngressClass(stores));
     } else if (name == "ResourceQuota") {
       plugins.push_back(NewResourceQuota(stores));
     } else if (name != "AlwaysAdmit") {
