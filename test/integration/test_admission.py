@@ -1,19 +1,22 @@
 """Integration tests: the admission chain through the real binary and real kubectl.
 
-With upstream's default plugins (`--enable-admission-plugins` / `--disable-admission-plugins`
-as given): ServiceAccount gives pods their account (which must exist) and the projected token
-volume mounted in every container; Priority resolves priorityClassName (the default class,
-unknown ones refused, one global default only); DefaultTolerationSeconds adds the not-ready
-and unreachable tolerations; NamespaceLifecycle still refuses missing namespaces. Disabled
-plugins do nothing; LimitRanger defaults containers' resources from the namespace's
+With upstream's default plugins (`--disable-admission-plugins=` leaves them all on):
+ServiceAccount gives pods their account (which must exist) and the projected token volume
+mounted in every container; Priority resolves priorityClassName (the default class, unknown
+ones refused, one global default only); DefaultTolerationSeconds adds the not-ready and
+unreachable tolerations; LimitRanger defaults containers' resources from the namespace's
 LimitRanges and refuses those beyond their bounds; ResourceQuota refuses what a quota whose
 usage is unknown limits; DefaultStorageClass and DefaultIngressClass fill in the default
-class, TaintNodesByCondition taints new nodes; unknown plugin names stop the server with upstream's messages.
+class; TaintNodesByCondition taints new nodes; the certificate plugins want `approve` on the
+signer and refuse system:masters from the client signer; NamespaceLifecycle still refuses
+missing namespaces. Disabled plugins do nothing; unknown plugin names stop the server with
+upstream's messages.
 
 Run with:
     cd test/integration && KAS_BINARY=.../kube-apiserver /usr/bin/python3 -m unittest test_admission -v
 """
 
+import base64
 import json
 import os
 import tempfile
@@ -32,6 +35,8 @@ def pod(name, **spec):
 
 
 class DefaultPluginsTest(unittest.TestCase):
+    """The chain with upstream's default plugins, without a controller manager: each
+    namespace's default service account is made by the test."""
 
     @classmethod
     def setUpClass(cls):
@@ -278,6 +283,90 @@ class DefaultPluginsTest(unittest.TestCase):
     def test_namespace_lifecycle_still_runs(self):
         r = self.kubectl("create", "configmap", "x", "-n", "missing")
         self.assertIn('namespaces "missing" not found', r.stderr)
+
+
+def csr(name, subject, signer="kubernetes.io/kube-apiserver-client"):
+    """A CertificateSigningRequest of a new EC key for `subject` ("/CN=x/O=y")."""
+    tmp = tempfile.mkdtemp(prefix="kas-it-csr-")
+    key, req = os.path.join(tmp, "k.pem"), os.path.join(tmp, "r.pem")
+    out = harness.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt",
+                       "ec_paramgen_curve:prime256v1", "-nodes", "-subj", subject,
+                       "-keyout", key, "-out", req])
+    assert out.returncode == 0, out.stderr
+    with open(req, "rb") as f:
+        request = base64.b64encode(f.read()).decode()
+    return {"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+            "metadata": {"name": name},
+            "spec": {"request": request, "signerName": signer, "usages": ["client auth"]}}
+
+
+class CertificatePluginsTest(unittest.TestCase):
+    """CertificateApproval and CertificateSubjectRestriction under RBAC: approving needs
+    `approve` on the signer, and nobody may ask the client signer for system:masters."""
+
+    def test_approval_needs_the_signer_and_masters_are_refused(self):
+        tmp = tempfile.mkdtemp(prefix="kas-it-certs-")
+        tokens = os.path.join(tmp, "tokens.csv")
+        with open(tokens, "w") as f:
+            f.write("approver-token,approver,uid-a\n")
+        server = harness.Server("--authorization-mode=RBAC", "--token-auth-file", tokens)
+        self.addCleanup(server.stop)
+
+        def admin(*args, stdin=None):
+            if stdin is not None:
+                path = os.path.join(tmp, "in.json")
+                with open(path, "w") as f:
+                    json.dump(stdin, f)
+                args = args + ("-f", path)
+            return server.kubectl(*args)
+        approver = os.path.join(tmp, "approver.kubeconfig")
+        harness.write_kubeconfig(approver, server, "    token: approver-token")
+
+        r = admin("create", stdin=csr("masters", "/CN=eve/O=system:masters"))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('certificatesigningrequests.certificates.k8s.io "masters" is forbidden: '
+                      'use of kubernetes.io/kube-apiserver-client signer with system:masters '
+                      'group is not allowed', r.stderr)
+        r = admin("create", stdin=csr("jane", "/CN=jane/O=dev"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+        # May update approvals, but not approve for this signer.
+        for args in (("create", "clusterrole", "csr-approver", "--verb=get,list,update",
+                      "--resource=certificatesigningrequests,"
+                      "certificatesigningrequests/approval"),
+                     ("create", "clusterrolebinding", "csr-approver", "--clusterrole=csr-approver",
+                      "--user=approver")):
+            r = admin(*args)
+            self.assertEqual(r.returncode, 0, r.stderr)
+
+        def approve():
+            return server.kubectl("certificate", "approve", "jane", kubeconfig=approver)
+
+        def refused():
+            r = approve()
+            return "not permitted to approve" in r.stderr, r
+        r = harness.wait_for(refused, 10, "the approval refused")
+        self.assertIn('certificatesigningrequests.certificates.k8s.io "jane" is forbidden: user '
+                      'not permitted to approve requests with signerName '
+                      '"kubernetes.io/kube-apiserver-client"', r.stderr)
+        # The signer's domain is enough.
+        r = admin("create", stdin={
+            "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+            "metadata": {"name": "signer-approver"},
+            "rules": [{"apiGroups": ["certificates.k8s.io"], "resources": ["signers"],
+                       "resourceNames": ["kubernetes.io/*"], "verbs": ["approve"]}]})
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = admin("create", "clusterrolebinding", "signer-approver",
+                  "--clusterrole=signer-approver", "--user=approver")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+        def allowed():
+            r = approve()
+            return r.returncode == 0, r.stderr
+        harness.wait_for(allowed, 10, "the approval allowed")
+        conditions = json.loads(admin("get", "csr", "jane", "-o", "json").stdout)[
+            "status"]["conditions"]
+        self.assertEqual(conditions[0]["type"], "Approved")
 
 
 class DisabledPluginsTest(unittest.TestCase):

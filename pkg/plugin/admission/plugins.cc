@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
+#include "pkg/plugin/admission/certificates.h"
 #include "pkg/plugin/admission/default_classes.h"
 #include "pkg/plugin/admission/limit_ranger.h"
 #include "pkg/plugin/admission/pod_plugins.h"
@@ -43,7 +44,8 @@ class LateNamespaceLifecycle final : public Plugin {
 }  // namespace
 
 std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
-                                  std::shared_ptr<const ::admission::Stores> stores) {
+                                  std::shared_ptr<const ::admission::Stores> stores,
+                                  authz::AuthorizerPtr authorizer) {
   std::vector<PluginPtr> plugins;
   std::vector<std::string> missing;
   for (const std::string& name : names) {
@@ -63,6 +65,12 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       plugins.push_back(NewDefaultStorageClass(stores));
     } else if (name == "DefaultIngressClass") {
       plugins.push_back(NewDefaultIngressClass(stores));
+    } else if (name == "CertificateApproval") {
+      plugins.push_back(NewCertificateApproval(authorizer));
+    } else if (name == "CertificateSigning") {
+      plugins.push_back(NewCertificateSigning(authorizer));
+    } else if (name == "CertificateSubjectRestriction") {
+      plugins.push_back(NewCertificateSubjectRestriction());
     } else if (name == "ResourceQuota") {
       plugins.push_back(NewResourceQuota(stores));
     } else if (name != "AlwaysAdmit") {

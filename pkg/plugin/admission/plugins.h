@@ -9,12 +9,15 @@
 
 #include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/admission/stores.h"
+#include "pkg/genericserver/authz/authorizer.h"
 
 namespace plugin::admission {
 
 // The plugins read what they need from `stores` (namespaces, service accounts, priority
-// classes), which the servers fill as they make their stores.
+// classes), which the servers fill as they make their stores; the certificate plugins ask
+// `authorizer`.
 std::vector<::admission::PluginPtr> NewPlugins(const std::vector<std::string>& names,
-                                               std::shared_ptr<const ::admission::Stores> stores);
+                                               std::shared_ptr<const ::admission::Stores> stores,
+                                               authz::AuthorizerPtr authorizer);
 
 }  // namespace plugin::admission
