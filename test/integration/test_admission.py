@@ -7,7 +7,8 @@ ones refused, one global default only); DefaultTolerationSeconds adds the not-re
 unreachable tolerations; LimitRanger defaults containers' resources from the namespace's
 LimitRanges and refuses those beyond their bounds; ResourceQuota refuses what a quota whose
 usage is unknown limits; DefaultStorageClass and DefaultIngressClass fill in the default
-class; TaintNodesByCondition taints new nodes; the certificate plugins want `approve` on the
+class; TaintNodesByCondition taints new nodes; RuntimeClass gives pods their class's
+overhead and scheduling; the certificate plugins want `approve` on the
 signer and refuse system:masters from the client signer; NamespaceLifecycle still refuses
 missing namespaces. Disabled plugins do nothing; unknown plugin names stop the server with
 upstream's messages.
@@ -158,6 +159,37 @@ class DefaultPluginsTest(unittest.TestCase):
         self.assertIn('priorityclasses.scheduling.k8s.io "another" is forbidden: PriorityClass '
                       'batch-low is already marked as default. Only one default can exist',
                       r.stderr)
+
+    def test_runtime_classes(self):
+        self.namespace("runtime")
+        self.ok("create", stdin={
+            "apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "gvisor"},
+            "handler": "runsc", "overhead": {"podFixed": {"cpu": "250m", "memory": "64Mi"}},
+            "scheduling": {"nodeSelector": {"sandbox": "gvisor"},
+                           "tolerations": [{"key": "sandbox", "operator": "Exists",
+                                            "effect": "NoSchedule"}]}})
+        self.addCleanup(self.kubectl, "delete", "runtimeclass", "gvisor")
+        got = self.create_pod("runtime", pod("sandboxed", runtimeClassName="gvisor"))
+        self.assertEqual(got["spec"]["overhead"], {"cpu": "250m", "memory": "64Mi"})
+        self.assertEqual(got["spec"]["nodeSelector"], {"sandbox": "gvisor"})
+        self.assertIn({"key": "sandbox", "operator": "Exists", "effect": "NoSchedule"},
+                      got["spec"]["tolerations"])
+        for body, message in [
+                (pod("missing", runtimeClassName="kata"),
+                 'pods "missing" is forbidden: pod rejected: RuntimeClass "kata" not found'),
+                (pod("other-overhead", runtimeClassName="gvisor", overhead={"cpu": "1"}),
+                 'pods "other-overhead" is forbidden: pod rejected: Pod\'s Overhead doesn\'t '
+                 'match RuntimeClass\'s defined Overhead'),
+                (pod("no-class", overhead={"cpu": "1"}),
+                 'pods "no-class" is forbidden: pod rejected: Pod Overhead set without '
+                 'corresponding RuntimeClass defined Overhead'),
+                (pod("conflict", runtimeClassName="gvisor", nodeSelector={"sandbox": "kata"}),
+                 'pods "conflict" is forbidden: conflict: '
+                 'runtimeClass.scheduling.nodeSelector[sandbox] = gvisor; '
+                 'pod.spec.nodeSelector[sandbox] = kata')]:
+            r = self.kubectl("create", "-n", "runtime", stdin=body)
+            self.assertNotEqual(r.returncode, 0, body["metadata"]["name"])
+            self.assertIn(message, r.stderr)
 
     def test_default_toleration_seconds(self):
         self.namespace("tol")

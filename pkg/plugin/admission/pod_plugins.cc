@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/util/quantity.h"
 
 namespace plugin::admission {
 namespace {
@@ -313,7 +314,110 @@ class DefaultTolerationSeconds final : public Plugin {
   }
 };
 
+class RuntimeClass final : public Plugin {
+ public:
+  explicit RuntimeClass(std::shared_ptr<const Stores> stores) : stores_(std::move(stores)) {}
+
+  Awaitable<std::optional<Status>> Admit(const Attributes& a, json& pod) const override {
+    if (!IsPodCreate(a)) co_return std::nullopt;
+    auto found = co_await Find(a, pod);
+    if (!found) co_return found.error();
+    if (!*found) co_return std::nullopt;
+    const json& rc = **found;
+    json& spec = Spec(pod);
+    const json& fixed = Field(Field(rc, "overhead"), "podFixed");
+    if (fixed.is_object() && !fixed.empty()) {
+      if (const json& own = Field(spec, "overhead");
+          own.is_object() && !own.empty() && !SameQuantities(own, fixed)) {
+        co_return Rejected(a,
+                           "pod rejected: Pod's Overhead doesn't match RuntimeClass's "
+                           "defined Overhead");
+      }
+      spec["overhead"] = fixed;
+    }
+    const json& scheduling = Field(rc, "scheduling");
+    for (const auto& [key, value] : Field(scheduling, "nodeSelector").items()) {
+      json& selector = spec["nodeSelector"];
+      if (!selector.is_object()) selector = json::object();
+      if (selector.contains(key) && selector[key] != value) {
+        co_return Rejected(a, "conflict: runtimeClass.scheduling.nodeSelector[" + key +
+                                  "] = " + value.get<std::string>() + "; pod.spec.nodeSelector[" +
+                                  key + "] = " + selector[key].get<std::string>());
+      }
+      selector[key] = value;
+    }
+    for (const json& t : Field(scheduling, "tolerations")) {
+      json& tolerations = spec["tolerations"];
+      if (!tolerations.is_array()) tolerations = json::array();
+      if (std::ranges::find(tolerations, t) == tolerations.end()) tolerations.push_back(t);
+    }
+    co_return std::nullopt;
+  }
+
+  Awaitable<std::optional<Status>> Validate(const Attributes& a, const json& pod) const override {
+    if (!IsPodCreate(a)) co_return std::nullopt;
+    auto found = co_await Find(a, pod);
+    if (!found) co_return found.error();
+    const json& own = Field(Field(pod, "spec"), "overhead");
+    const json& fixed = *found ? Field(Field(**found, "overhead"), "podFixed") : Field(json(), "");
+    if (fixed.is_object() && !fixed.empty()) {
+      if (!own.is_object() || !SameQuantities(own, fixed)) {
+        co_return Rejected(a,
+                           "pod rejected: Pod's Overhead doesn't match RuntimeClass's "
+                           "defined Overhead");
+      }
+    } else if (own.is_object() && !own.empty()) {
+      co_return Rejected(a,
+                         "pod rejected: Pod Overhead set without corresponding RuntimeClass "
+                         "defined Overhead");
+    }
+    co_return std::nullopt;
+  }
+
+ private:
+  static Status Rejected(const Attributes& a, const std::string& why) {
+    return apimachinery::NewForbidden(a.spec.Resource(), a.name, why);
+  }
+
+  // Quantities equal as values ("1000m" is "1").
+  static bool SameQuantities(const json& x, const json& y) {
+    if (x.size() != y.size()) return false;
+    for (const auto& [k, v] : x.items()) {
+      if (!y.contains(k)) return false;
+      auto a = util::Quantity::Parse(v.is_string() ? v.get<std::string>() : v.dump());
+      auto b = util::Quantity::Parse(y[k].is_string() ? y[k].get<std::string>() : y[k].dump());
+      if (!a || !b || a->Cmp(*b) != 0) return false;
+    }
+    return true;
+  }
+
+  // The pod's RuntimeClass (null when it names none), or the 403 when it does not exist.
+  Awaitable<registry::Result<std::shared_ptr<json>>> Find(const Attributes& a,
+                                                          const json& pod) const {
+    const json& name = Field(Field(pod, "spec"), "runtimeClassName");
+    if (!name.is_string() || name.get<std::string>().empty()) {
+      co_return std::shared_ptr<json>();
+    }
+    auto store = stores_->Get("runtimeclasses.node.k8s.io");
+    if (!store) co_return std::unexpected(apimachinery::NewInternalError("no runtime class store"));
+    const std::string class_name = name.get<std::string>();
+    auto rc = co_await Lookup(store, "", class_name);
+    if (!rc && rc.error().code == 404) {
+      co_return std::unexpected(
+          Rejected(a, "pod rejected: RuntimeClass \"" + class_name + "\" not found"));
+    }
+    if (!rc) co_return std::unexpected(rc.error());
+    co_return std::make_shared<json>(std::move(*rc));
+  }
+
+  std::shared_ptr<const Stores> stores_;
+};
+
 }  // namespace
+
+PluginPtr NewRuntimeClass(std::shared_ptr<const Stores> stores) {
+  return std::make_shared<RuntimeClass>(std::move(stores));
+}
 
 PluginPtr NewServiceAccount(std::shared_ptr<const Stores> stores) {
   return std::make_shared<ServiceAccount>(std::move(stores));

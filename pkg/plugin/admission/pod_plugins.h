@@ -14,6 +14,10 @@
 //    one globalDefault.
 //  - DefaultTolerationSeconds: tolerations of node.kubernetes.io/not-ready and /unreachable
 //    (NoExecute, 300 s) unless the pod tolerates them already.
+//  - RuntimeClass: a pod naming a runtimeClassName needs that RuntimeClass (403 "pod
+//    rejected: RuntimeClass "x" not found"), gets its overhead.podFixed as spec.overhead
+//    (a different overhead is refused, as is an overhead without a class that gives one)
+//    and its scheduling's nodeSelector (a conflicting value refused) and tolerations.
 
 #include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/admission/stores.h"
@@ -24,5 +28,6 @@ namespace plugin::admission {
 ::admission::PluginPtr NewServiceAccount(std::shared_ptr<const ::admission::Stores> stores);
 ::admission::PluginPtr NewPriority(std::shared_ptr<const ::admission::Stores> stores);
 ::admission::PluginPtr NewDefaultTolerationSeconds();
+::admission::PluginPtr NewRuntimeClass(std::shared_ptr<const ::admission::Stores> stores);
 
 }  // namespace plugin::admission
