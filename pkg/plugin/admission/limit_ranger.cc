@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/plugin/admission/fields.h"
 #include "pkg/util/quantity.h"
 #include "pkg/util/strings.h"
 
@@ -17,12 +18,6 @@ using apimachinery::Status;
 using nlohmann::json;
 
 constexpr char kAnnotation[] = "kubernetes.io/limit-ranger";
-
-const json& Field(const json& object, const char* key) {
-  static const json kNull;
-  auto it = object.is_object() ? object.find(key) : object.end();
-  return it != object.end() ? *it : kNull;
-}
 
 // Pods created through the pods resource (upstream does not look at pod updates: their
 // containers' resources cannot change).
@@ -50,15 +45,8 @@ Awaitable<registry::Result<std::vector<json>>> ContainerLimits(
   co_return items;
 }
 
-// A quantity written as a string or a number.
-std::optional<util::Quantity> Parse(const json& v) {
-  if (v.is_string()) return util::Quantity::Parse(v.get<std::string>());
-  if (v.is_number()) return util::Quantity::Parse(v.dump());
-  return std::nullopt;
-}
-
 std::optional<util::Quantity> QuantityOf(const json& list, const std::string& resource) {
-  return Parse(Field(list, resource.c_str()));
+  return ParseQuantity(Field(list, resource.c_str()));
 }
 
 std::string Text(const json& list, const std::string& resource) {
@@ -72,7 +60,7 @@ void CheckContainer(const json& item, const json& resources, std::vector<std::st
   const json& limits = Field(resources, "limits");
   const std::string type = "Container";
   for (const auto& [resource, value] : Field(item, "min").items()) {
-    auto enforced = Parse(value);
+    auto enforced = ParseQuantity(value);
     if (!enforced) continue;
     auto req = QuantityOf(requests, resource), lim = QuantityOf(limits, resource);
     const std::string bound = resource + " usage per " + type + " is " + enforced->String();
@@ -85,7 +73,7 @@ void CheckContainer(const json& item, const json& resources, std::vector<std::st
     }
   }
   for (const auto& [resource, value] : Field(item, "max").items()) {
-    auto enforced = Parse(value);
+    auto enforced = ParseQuantity(value);
     if (!enforced) continue;
     auto req = QuantityOf(requests, resource), lim = QuantityOf(limits, resource);
     const std::string bound = resource + " usage per " + type + " is " + enforced->String();
@@ -98,7 +86,7 @@ void CheckContainer(const json& item, const json& resources, std::vector<std::st
     }
   }
   for (const auto& [resource, value] : Field(item, "maxLimitRequestRatio").items()) {
-    auto enforced = Parse(value);
+    auto enforced = ParseQuantity(value);
     if (!enforced) continue;
     auto req = QuantityOf(requests, resource), lim = QuantityOf(limits, resource);
     const std::string bound =

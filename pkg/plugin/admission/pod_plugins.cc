@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/plugin/admission/fields.h"
 #include "pkg/util/quantity.h"
 
 namespace plugin::admission {
@@ -39,12 +40,6 @@ json& Spec(json& pod) {
   json& spec = pod["spec"];
   if (!spec.is_object()) spec = json::object();
   return spec;
-}
-
-const json& Field(const json& object, const char* key) {
-  static const json kNull;
-  auto it = object.is_object() ? object.find(key) : object.end();
-  return it != object.end() ? *it : kNull;
 }
 
 std::chrono::milliseconds RetryInterval() {
@@ -384,8 +379,7 @@ class RuntimeClass final : public Plugin {
     if (x.size() != y.size()) return false;
     for (const auto& [k, v] : x.items()) {
       if (!y.contains(k)) return false;
-      auto a = util::Quantity::Parse(v.is_string() ? v.get<std::string>() : v.dump());
-      auto b = util::Quantity::Parse(y[k].is_string() ? y[k].get<std::string>() : y[k].dump());
+      auto a = ParseQuantity(v), b = ParseQuantity(y[k]);
       if (!a || !b || a->Cmp(*b) != 0) return false;
     }
     return true;

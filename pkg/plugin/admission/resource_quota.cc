@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/plugin/admission/fields.h"
 #include "pkg/util/quantity.h"
 #include "pkg/util/strings.h"
 
@@ -21,18 +22,6 @@ using nlohmann::json;
 constexpr const char* kLegacyCounted[] = {
     "pods",    "services",   "replicationcontrollers", "resourcequotas",
     "secrets", "configmaps", "persistentvolumeclaims"};
-
-const json& Field(const json& object, const char* key) {
-  static const json kNull;
-  auto it = object.is_object() ? object.find(key) : object.end();
-  return it != object.end() ? *it : kNull;
-}
-
-std::optional<util::Quantity> QuantityOf(const json& v) {
-  if (v.is_string()) return util::Quantity::Parse(v.get<std::string>());
-  if (v.is_number()) return util::Quantity::Parse(v.dump());
-  return std::nullopt;
-}
 
 // The quota names one object of this resource uses: count/<resource>[.<group>], and the plain
 // name of the core kinds counted so.
@@ -78,8 +67,8 @@ registry::Result<json> Charge(const json& quota, const std::vector<std::string>&
   std::map<std::string, std::string> requested, in_use, limits;
   bool exceeded = false;
   for (const std::string& n : limited) {
-    util::Quantity now = QuantityOf(used[n]).value_or(util::Quantity());
-    const util::Quantity max = QuantityOf(hard[n]).value_or(util::Quantity());
+    util::Quantity now = ParseQuantity(used[n]).value_or(util::Quantity());
+    const util::Quantity max = ParseQuantity(hard[n]).value_or(util::Quantity());
     requested[n] = "1";
     in_use[n] = now.String();
     limits[n] = max.String();
