@@ -7,7 +7,8 @@ ones refused, one global default only); DefaultTolerationSeconds adds the not-re
 unreachable tolerations; LimitRanger defaults containers' resources from the namespace's
 LimitRanges and refuses those beyond their bounds; ResourceQuota refuses what a quota whose
 usage is unknown limits; DefaultStorageClass and DefaultIngressClass fill in the default
-class; TaintNodesByCondition taints new nodes; RuntimeClass gives pods their class's
+class; PersistentVolumeClaimResize lets only bound claims of expandable classes grow;
+TaintNodesByCondition taints new nodes; RuntimeClass gives pods their class's
 overhead and scheduling; the certificate plugins want `approve` on the
 signer and refuse system:masters from the client signer; NamespaceLifecycle still refuses
 missing namespaces. Disabled plugins do nothing; unknown plugin names stop the server with
@@ -311,6 +312,34 @@ class DefaultPluginsTest(unittest.TestCase):
         taints = json.loads(self.ok("get", "node", "fresh", "-o", "json"))["spec"]["taints"]
         self.assertEqual(taints, [{"key": "node.kubernetes.io/not-ready",
                                    "effect": "NoSchedule"}])
+
+    def test_claims_grow_only_when_their_class_allows(self):
+        self.namespace("resize")
+        for name, expand in (("elastic", True), ("fixed", False)):
+            self.ok("create", stdin={
+                "apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+                "metadata": {"name": name}, "provisioner": "example.com/disk",
+                "allowVolumeExpansion": expand})
+            self.addCleanup(self.kubectl, "delete", "storageclass", name)
+        for name, cls in (("grows", "elastic"), ("stays", "fixed"), ("pending", "elastic")):
+            self.ok("create", "-n", "resize", stdin={
+                "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name},
+                "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": cls,
+                         "resources": {"requests": {"storage": "1Gi"}}}})
+            if name != "pending":
+                self.ok("patch", "pvc", name, "-n", "resize", "--subresource=status",
+                        "--type=merge", "-p", '{"status":{"phase":"Bound"}}')
+
+        def grow(name):
+            return self.kubectl("patch", "pvc", name, "-n", "resize", "--type=merge", "-p",
+                                '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}')
+        r = grow("grows")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('persistentvolumeclaims "stays" is forbidden: only dynamically '
+                      'provisioned pvc can be resized and the storageclass that provisions the '
+                      'pvc must support resize', grow("stays").stderr)
+        self.assertIn('persistentvolumeclaims "pending" is forbidden: Only bound persistent '
+                      'volume claims can be expanded', grow("pending").stderr)
 
     def test_namespace_lifecycle_still_runs(self):
         r = self.kubectl("create", "configmap", "x", "-n", "missing")

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/plugin/admission/fields.h"
 
 namespace plugin::admission {
 namespace {
@@ -129,7 +130,60 @@ class TaintNodesByCondition final : public ::admission::Plugin {
   }
 };
 
+class PersistentVolumeClaimResize final : public ::admission::Plugin {
+ public:
+  explicit PersistentVolumeClaimResize(std::shared_ptr<const ::admission::Stores> stores)
+      : stores_(std::move(stores)) {}
+
+  Awaitable<std::optional<Status>> Validate(const Attributes& a, const json& claim) const override {
+    if (a.operation != Operation::kUpdate || !a.options.subresource.empty() ||
+        !a.spec.group.empty() || a.spec.plural != "persistentvolumeclaims" || !a.old) {
+      co_return std::nullopt;
+    }
+    auto size = [](const json& c) {
+      return ParseQuantity(
+                 Field(Field(Field(Field(c, "spec"), "resources"), "requests"), "storage"))
+          .value_or(util::Quantity());
+    };
+    if (size(claim).Cmp(size(*a.old)) <= 0) co_return std::nullopt;
+    if (Field(Field(*a.old, "status"), "phase") != "Bound") {
+      co_return apimachinery::NewForbidden(a.spec.Resource(), a.name,
+                                           "Only bound persistent volume claims can be expanded");
+    }
+    const std::string now = ClassOf(claim), before = ClassOf(*a.old);
+    bool allowed = false;
+    if (!now.empty() && now == before) {
+      if (auto store = stores_->Get("storageclasses.storage.k8s.io")) {
+        auto got = co_await store->Get("", now, "0");
+        if (got) allowed = Field(registry::Parse(**got), "allowVolumeExpansion") == true;
+      }
+    }
+    if (allowed) co_return std::nullopt;
+    co_return apimachinery::NewForbidden(
+        a.spec.Resource(), a.name,
+        "only dynamically provisioned pvc can be resized and the storageclass that provisions "
+        "the pvc must support resize");
+  }
+
+ private:
+  // The beta annotation first, then spec.storageClassName (upstream's
+  // GetPersistentVolumeClaimClass).
+  static std::string ClassOf(const json& claim) {
+    const std::string beta = Annotation(claim, "volume.beta.kubernetes.io/storage-class");
+    if (!beta.empty()) return beta;
+    const json& name = Field(Field(claim, "spec"), "storageClassName");
+    return name.is_string() ? name.get<std::string>() : "";
+  }
+
+  std::shared_ptr<const ::admission::Stores> stores_;
+};
+
 }  // namespace
+
+::admission::PluginPtr NewPersistentVolumeClaimResize(
+    std::shared_ptr<const ::admission::Stores> stores) {
+  return std::make_shared<PersistentVolumeClaimResize>(std::move(stores));
+}
 
 ::admission::PluginPtr NewDefaultStorageClass(std::shared_ptr<const ::admission::Stores> stores) {
   return std::make_shared<DefaultStorageClass>(std::move(stores));

@@ -9,7 +9,9 @@
 //    ingressclass.kubernetes.io/is-default-class "true"; several such classes refuse it
 //    (403 "... Internal error occurred: 2 default IngressClasses were found, only 1 allowed").
 // And TaintNodesByCondition: a new Node gets the node.kubernetes.io/not-ready:NoSchedule
-// taint unless it has it, until its kubelet says it is ready.
+// taint unless it has it, until its kubelet says it is ready. And
+// PersistentVolumeClaimResize (validating): a claim's storage request may grow only when it
+// is Bound and its StorageClass (the same before and after) has allowVolumeExpansion.
 
 #include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/admission/stores.h"
@@ -19,5 +21,7 @@ namespace plugin::admission {
 ::admission::PluginPtr NewDefaultStorageClass(std::shared_ptr<const ::admission::Stores> stores);
 ::admission::PluginPtr NewDefaultIngressClass(std::shared_ptr<const ::admission::Stores> stores);
 ::admission::PluginPtr NewTaintNodesByCondition();
+::admission::PluginPtr NewPersistentVolumeClaimResize(
+    std::shared_ptr<const ::admission::Stores> stores);
 
 }  // namespace plugin::admission
