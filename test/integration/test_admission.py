@@ -11,7 +11,8 @@ class; PersistentVolumeClaimResize lets only bound claims of expandable classes 
 TaintNodesByCondition taints new nodes; RuntimeClass gives pods their class's
 overhead and scheduling; the certificate plugins want `approve` on the
 signer and refuse system:masters from the client signer; NamespaceLifecycle still refuses
-missing namespaces. Disabled plugins do nothing; unknown plugin names stop the server with
+missing namespaces. Disabled plugins do nothing; AlwaysPullImages, off by default, makes
+every pull policy Always; unknown plugin names stop the server with
 upstream's messages.
 
 Run with:
@@ -430,7 +431,9 @@ class CertificatePluginsTest(unittest.TestCase):
         self.assertEqual(conditions[0]["type"], "Approved")
 
 
-class DisabledPluginsTest(unittest.TestCase):
+class ChosenPluginsTest(unittest.TestCase):
+    """Servers with plugins disabled, or enabled beyond the defaults."""
+
     def test_disabled_plugins_leave_pods_alone(self):
         server = harness.Server(
             "--disable-admission-plugins=ServiceAccount,Priority,DefaultTolerationSeconds")
@@ -443,6 +446,23 @@ class DisabledPluginsTest(unittest.TestCase):
         spec = json.loads(server.kubectl("get", "pod", "bare", "-o", "json").stdout)["spec"]
         for field in ("serviceAccountName", "priority", "tolerations", "volumes"):
             self.assertNotIn(field, spec)
+        self.assertEqual(spec["containers"][0]["imagePullPolicy"], "IfNotPresent")
+
+    def test_always_pull_images_when_enabled(self):
+        server = harness.Server("--enable-admission-plugins=AlwaysPullImages",
+                                "--disable-admission-plugins=ServiceAccount")
+        self.addCleanup(server.stop)
+        body = pod("pulled", initContainers=[{"name": "init", "image": "busybox:1.36",
+                                              "imagePullPolicy": "Never"}])
+        path = os.path.join(server.tmpdir, "pod.json")
+        with open(path, "w") as f:
+            json.dump(body, f)
+        r = server.kubectl("create", "-f", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        spec = json.loads(server.kubectl("get", "pod", "pulled", "-o", "json").stdout)["spec"]
+        self.assertEqual(
+            [c["imagePullPolicy"] for c in spec["initContainers"] + spec["containers"]],
+            ["Always", "Always"])
 
 
 class AdmissionOptionsTest(unittest.TestCase):

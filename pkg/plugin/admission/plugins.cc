@@ -73,6 +73,8 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       plugins.push_back(NewCertificateSigning(authorizer));
     } else if (name == "CertificateSubjectRestriction") {
       plugins.push_back(NewCertificateSubjectRestriction());
+    } else if (name == "AlwaysPullImages") {
+      plugins.push_back(NewAlwaysPullImages());
     } else if (name == "RuntimeClass") {
       plugins.push_back(NewRuntimeClass(stores));
     } else if (name == "ResourceQuota") {

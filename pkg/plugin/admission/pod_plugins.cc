@@ -407,7 +407,45 @@ class RuntimeClass final : public Plugin {
   std::shared_ptr<const Stores> stores_;
 };
 
+class AlwaysPullImages final : public Plugin {
+ public:
+  Awaitable<std::optional<Status>> Admit(const Attributes& a, json& pod) const override {
+    if (!a.spec.group.empty() || a.spec.plural != "pods" ||
+        (!a.options.subresource.empty() && a.options.subresource != "ephemeralcontainers")) {
+      co_return std::nullopt;
+    }
+    if (a.operation == Operation::kUpdate && !NewImages(pod, *a.old)) co_return std::nullopt;
+    json& spec = Spec(pod);
+    for (const char* list : kContainerLists) {
+      if (!spec.contains(list) || !spec[list].is_array()) continue;
+      for (json& c : spec[list]) {
+        if (c.is_object()) c["imagePullPolicy"] = "Always";
+      }
+    }
+    co_return std::nullopt;
+  }
+
+ private:
+  static constexpr const char* kContainerLists[] = {"initContainers", "containers",
+                                                    "ephemeralContainers"};
+  // Whether an image the update names was not in the pod before.
+  static bool NewImages(const json& pod, const json& old) {
+    std::vector<json> before;
+    for (const char* list : kContainerLists) {
+      for (const json& c : Field(Field(old, "spec"), list)) before.push_back(Field(c, "image"));
+    }
+    for (const char* list : kContainerLists) {
+      for (const json& c : Field(Field(pod, "spec"), list)) {
+        if (std::ranges::find(before, Field(c, "image")) == before.end()) return true;
+      }
+    }
+    return false;
+  }
+};
+
 }  // namespace
+
+PluginPtr NewAlwaysPullImages() { return std::make_shared<AlwaysPullImages>(); }
 
 PluginPtr NewRuntimeClass(std::shared_ptr<const Stores> stores) {
   return std::make_shared<RuntimeClass>(std::move(stores));

@@ -18,6 +18,8 @@
 //    rejected: RuntimeClass "x" not found"), gets its overhead.podFixed as spec.overhead
 //    (a different overhead is refused, as is an overhead without a class that gives one)
 //    and its scheduling's nodeSelector (a conflicting value refused) and tolerations.
+//  - AlwaysPullImages (off by default): every container's imagePullPolicy becomes Always on
+//    create, and on an update that brings a new image.
 
 #include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/admission/stores.h"
@@ -29,5 +31,6 @@ namespace plugin::admission {
 ::admission::PluginPtr NewPriority(std::shared_ptr<const ::admission::Stores> stores);
 ::admission::PluginPtr NewDefaultTolerationSeconds();
 ::admission::PluginPtr NewRuntimeClass(std::shared_ptr<const ::admission::Stores> stores);
+::admission::PluginPtr NewAlwaysPullImages();
 
 }  // namespace plugin::admission
