@@ -176,8 +176,10 @@ class ResourceQuotaController(kcm_cluster.ClusterTestCase):
         once; a dry run is checked, not charged."""
         self.namespace("full")
         self.ok("-n", "full", "create", "quota", "small", "--hard=count/configmaps=3,pods=1")
+        self.ok("-n", "full", "create", "quota", "roomy", "--hard=count/configmaps=10")
         self.wait_used("full", "small", {"count/configmaps": "1", "pods": "0"},
                        "the usage known")  # kube-root-ca.crt is one
+        self.wait_used("full", "roomy", {"count/configmaps": "1"}, "the other usage known")
         self.ok("-n", "full", "create", "configmap", "one")
         self.assertEqual(self.quota("full", "small")["status"]["used"]["count/configmaps"], "2")
         r = self.kubectl("-n", "full", "create", "configmap", "dry", "--dry-run=server")
@@ -190,6 +192,8 @@ class ResourceQuotaController(kcm_cluster.ClusterTestCase):
                       'count/configmaps=3, limited: count/configmaps=3', r.stderr)
         r = self.kubectl("-n", "full", "create", "configmap", "three", "--dry-run=server")
         self.assertIn("exceeded quota: small", r.stderr)
+        # The quota that had room was not charged for what the other refused.
+        self.assertEqual(self.quota("full", "roomy")["status"]["used"]["count/configmaps"], "3")
         self.ok("-n", "full", "run", "first", "--image=nginx")
         r = self.kubectl("-n", "full", "run", "second", "--image=nginx")
         self.assertIn('pods "second" is forbidden: exceeded quota: small, requested: pods=1, '

@@ -105,12 +105,17 @@ class ResourceQuota final : public ::admission::Plugin {
     if (!quotas) co_return quotas.error();
     const std::vector<std::string> names = CountNames(a.spec);
     const registry::Strategy* status = StatusStrategy(store->Spec());
+    // Every quota is checked as listed before any is charged (to its newest version), so a
+    // refusal by one leaves the others as they were.
+    std::vector<json> charged;
     for (const auto& item : quotas->items) {
-      const json quota = registry::Parse(*item);
-      // Checked against the quota as listed, then charged to the newest.
+      json quota = registry::Parse(*item);
       auto checked = Charge(quota, names, a.spec, a.name);
       if (!checked) co_return checked.error();
-      if (*checked == quota || a.options.dry_run || !status) continue;
+      if (*checked != quota) charged.push_back(std::move(quota));
+    }
+    if (a.options.dry_run || !status) co_return std::nullopt;
+    for (const json& quota : charged) {
       registry::WriteOptions write;
       write.subresource = "status";
       write.field_manager = "resourcequota-admission";
