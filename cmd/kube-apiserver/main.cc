@@ -60,7 +60,10 @@ int main(int argc, char** argv) {
   master.rbac_policy = completed->RBACPolicy();
   master.service_account_lookup = completed->ServiceAccountLookup();
   master.bootstrap_tokens = completed->BootstrapTokens();
-  master.admission_plugins = completed->Get().admission.Enabled();
+  const options::AdmissionOptions& admission = completed->Get().admission;
+  master.admission_plugins = admission.Enabled();
+  master.default_not_ready_toleration_seconds = admission.default_not_ready_toleration_seconds;
+  master.default_unreachable_toleration_seconds = admission.default_unreachable_toleration_seconds;
   master.service_account_public_keys = completed->ServiceAccountPublicKeys();
   master.service_account_jwks_uri = authentication.service_account_jwks_uri;
   master::bootstrap::ClusterAuthenticationInfo& trust = master.cluster_authentication;

@@ -44,6 +44,8 @@ struct Config {
   // order); app::CreateServerChain makes them into `admission`, whose plugins read the
   // stores the master registers in `admission_stores`. Without `admission`: NamespaceLifecycle.
   std::vector<std::string> admission_plugins = {"NamespaceLifecycle"};
+  int64_t default_not_ready_toleration_seconds = 300;  // DefaultTolerationSeconds
+  int64_t default_unreachable_toleration_seconds = 300;
   registry::Admission admission;
   std::shared_ptr<::admission::Stores> admission_stores;
   // Written to kube-system/extension-apiserver-authentication after start-up.

@@ -16,6 +16,12 @@ void AdmissionOptions::AddFlags(FlagSet& fs) {
   fs.StringList("disable-admission-plugins", &disable_plugins,
                 "admission plugins that should be disabled although they are in the default "
                 "enabled plugins list. The order of plugins in this flag does not matter.");
+  fs.Int("default-not-ready-toleration-seconds", &default_not_ready_toleration_seconds,
+         "Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is "
+         "added by default to every pod that does not already have such a toleration.");
+  fs.Int("default-unreachable-toleration-seconds", &default_unreachable_toleration_seconds,
+         "Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is "
+         "added by default to every pod that does not already have such a toleration.");
 }
 
 std::vector<std::string> AdmissionOptions::Validate() const {

@@ -448,6 +448,20 @@ class ChosenPluginsTest(unittest.TestCase):
             self.assertNotIn(field, spec)
         self.assertEqual(spec["containers"][0]["imagePullPolicy"], "IfNotPresent")
 
+    def test_toleration_seconds_flags(self):
+        server = harness.Server("--default-not-ready-toleration-seconds=60",
+                                "--default-unreachable-toleration-seconds=90")
+        self.addCleanup(server.stop)
+        path = os.path.join(server.tmpdir, "pod.json")
+        with open(path, "w") as f:
+            json.dump(pod("tolerant"), f)
+        r = server.kubectl("create", "-f", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        spec = json.loads(server.kubectl("get", "pod", "tolerant", "-o", "json").stdout)["spec"]
+        self.assertEqual({t["key"]: t["tolerationSeconds"] for t in spec["tolerations"]},
+                         {"node.kubernetes.io/not-ready": 60,
+                          "node.kubernetes.io/unreachable": 90})
+
     def test_always_pull_images_when_enabled(self):
         server = harness.Server("--enable-admission-plugins=AlwaysPullImages",
                                 "--disable-admission-plugins=ServiceAccount")

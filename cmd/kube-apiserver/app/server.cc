@@ -15,8 +15,12 @@ ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
   // stores, registered as the master makes them.
   master::Config with_admission = master;
   with_admission.admission_stores = std::make_shared<admission::Stores>();
-  with_admission.admission = admission::Chain(plugin::admission::NewPlugins(
-      master.admission_plugins, with_admission.admission_stores, config.Get().authorizer));
+  plugin::admission::PluginSettings settings;
+  settings.default_not_ready_toleration_seconds = master.default_not_ready_toleration_seconds;
+  settings.default_unreachable_toleration_seconds = master.default_unreachable_toleration_seconds;
+  with_admission.admission = admission::Chain(
+      plugin::admission::NewPlugins(master.admission_plugins, with_admission.admission_stores,
+                                    config.Get().authorizer, settings));
   chain.extensions = apiextensions::CustomResourceDefinitions::New(
       config, *chain.not_found, storage, with_admission.admission);
   chain.master =

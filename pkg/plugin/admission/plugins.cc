@@ -45,7 +45,7 @@ class LateNamespaceLifecycle final : public Plugin {
 
 std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
                                   std::shared_ptr<const ::admission::Stores> stores,
-                                  authz::AuthorizerPtr authorizer) {
+                                  authz::AuthorizerPtr authorizer, const PluginSettings& settings) {
   std::vector<PluginPtr> plugins;
   std::vector<std::string> missing;
   for (const std::string& name : names) {
@@ -58,7 +58,9 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
     } else if (name == "Priority") {
       plugins.push_back(NewPriority(stores));
     } else if (name == "DefaultTolerationSeconds") {
-      plugins.push_back(NewDefaultTolerationSeconds());
+      plugins.push_back(
+          NewDefaultTolerationSeconds(settings.default_not_ready_toleration_seconds,
+                                      settings.default_unreachable_toleration_seconds));
     } else if (name == "TaintNodesByCondition") {
       plugins.push_back(NewTaintNodesByCondition());
     } else if (name == "DefaultStorageClass") {

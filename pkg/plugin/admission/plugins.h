@@ -13,11 +13,18 @@
 
 namespace plugin::admission {
 
+// What plugins are configured with by flags (upstream's legacy admission flags).
+struct PluginSettings {
+  int64_t default_not_ready_toleration_seconds = 300;
+  int64_t default_unreachable_toleration_seconds = 300;
+};
+
 // The plugins read what they need from `stores` (namespaces, service accounts, priority
 // classes), which the servers fill as they make their stores; the certificate plugins ask
 // `authorizer`.
 std::vector<::admission::PluginPtr> NewPlugins(const std::vector<std::string>& names,
                                                std::shared_ptr<const ::admission::Stores> stores,
-                                               authz::AuthorizerPtr authorizer);
+                                               authz::AuthorizerPtr authorizer,
+                                               const PluginSettings& settings = {});
 
 }  // namespace plugin::admission

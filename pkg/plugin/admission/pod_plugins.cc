@@ -286,12 +286,16 @@ class Priority final : public Plugin {
 
 class DefaultTolerationSeconds final : public Plugin {
  public:
+  DefaultTolerationSeconds(int64_t not_ready, int64_t unreachable)
+      : not_ready_(not_ready), unreachable_(unreachable) {}
+
   Awaitable<std::optional<Status>> Admit(const Attributes& a, json& pod) const override {
     if (!IsPodCreate(a)) co_return std::nullopt;
     json& spec = Spec(pod);
     json& tolerations = spec["tolerations"];
     if (!tolerations.is_array()) tolerations = json::array();
-    for (const char* key : {"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"}) {
+    for (auto [key, seconds] : {std::pair{"node.kubernetes.io/not-ready", not_ready_},
+                                std::pair{"node.kubernetes.io/unreachable", unreachable_}}) {
       const bool tolerated = std::ranges::any_of(tolerations, [key](const json& t) {
         const std::string k = Field(t, "key").is_string() ? Field(t, "key").get<std::string>() : "";
         const std::string effect =
@@ -302,11 +306,14 @@ class DefaultTolerationSeconds final : public Plugin {
         tolerations.push_back({{"key", key},
                                {"operator", "Exists"},
                                {"effect", "NoExecute"},
-                               {"tolerationSeconds", 300}});
+                               {"tolerationSeconds", seconds}});
       }
     }
     co_return std::nullopt;
   }
+
+ private:
+  int64_t not_ready_, unreachable_;
 };
 
 class RuntimeClass final : public Plugin {
@@ -459,6 +466,8 @@ PluginPtr NewPriority(std::shared_ptr<const Stores> stores) {
   return std::make_shared<Priority>(std::move(stores));
 }
 
-PluginPtr NewDefaultTolerationSeconds() { return std::make_shared<DefaultTolerationSeconds>(); }
+PluginPtr NewDefaultTolerationSeconds(int64_t not_ready_seconds, int64_t unreachable_seconds) {
+  return std::make_shared<DefaultTolerationSeconds>(not_ready_seconds, unreachable_seconds);
+}
 
 }  // namespace plugin::admission

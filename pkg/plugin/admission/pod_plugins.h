@@ -13,7 +13,8 @@
 //    sets that the class does not give, is a 403; an update keeps them. PriorityClasses: only
 //    one globalDefault.
 //  - DefaultTolerationSeconds: tolerations of node.kubernetes.io/not-ready and /unreachable
-//    (NoExecute, 300 s) unless the pod tolerates them already.
+//    (NoExecute, for --default-not-ready-toleration-seconds and
+//    --default-unreachable-toleration-seconds) unless the pod tolerates them already.
 //  - RuntimeClass: a pod naming a runtimeClassName needs that RuntimeClass (403 "pod
 //    rejected: RuntimeClass "x" not found"), gets its overhead.podFixed as spec.overhead
 //    (a different overhead is refused, as is an overhead without a class that gives one)
@@ -29,7 +30,8 @@ namespace plugin::admission {
 // The plugins read the service accounts and priority classes from `stores`.
 ::admission::PluginPtr NewServiceAccount(std::shared_ptr<const ::admission::Stores> stores);
 ::admission::PluginPtr NewPriority(std::shared_ptr<const ::admission::Stores> stores);
-::admission::PluginPtr NewDefaultTolerationSeconds();
+::admission::PluginPtr NewDefaultTolerationSeconds(int64_t not_ready_seconds = 300,
+                                                   int64_t unreachable_seconds = 300);
 ::admission::PluginPtr NewRuntimeClass(std::shared_ptr<const ::admission::Stores> stores);
 ::admission::PluginPtr NewAlwaysPullImages();
 
