@@ -4,8 +4,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pkg/genericserver/admission/namespace_lifecycle.h"
-#include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
 #include "pkg/genericserver/endpoints/installer.h"
 #include "pkg/genericserver/storage/converting.h"
@@ -86,10 +84,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
     return made;
   };
   auto namespaces = store(resources::Namespaces(), nullptr);
-  const registry::Admission chain =
-      master.admission.mutate || master.admission.validate
-          ? master.admission
-          : registry::Admission(admission::Chain({admission::NewNamespaceLifecycle(namespaces)}));
+  const registry::Admission& chain = master.admission;
 
   // A store serving one version of a resource kept in storage as another.
   auto converted = [&storage](registry::ResourceSpecPtr spec, storage::Conversion conversion,

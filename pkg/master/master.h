@@ -42,7 +42,7 @@ struct Config {
   std::shared_ptr<authn::BootstrapTokenSecrets> bootstrap_tokens;
   // The admission plugins that run (--enable/--disable-admission-plugins, in upstream's
   // order); app::CreateServerChain makes them into `admission`, whose plugins read the
-  // stores the master registers in `admission_stores`. Without `admission`: NamespaceLifecycle.
+  // stores the master registers in `admission_stores`.
   std::vector<std::string> admission_plugins = {"NamespaceLifecycle"};
   int64_t default_not_ready_toleration_seconds = 300;  // DefaultTolerationSeconds
   int64_t default_unreachable_toleration_seconds = 300;

@@ -11,18 +11,16 @@ using nlohmann::json;
 
 class NamespaceLifecycle final : public Plugin {
  public:
-  explicit NamespaceLifecycle(std::shared_ptr<registry::Store> namespaces)
-      : namespaces_(std::move(namespaces)) {}
+  explicit NamespaceLifecycle(std::shared_ptr<const Stores> stores) : stores_(std::move(stores)) {}
 
   Awaitable<std::optional<apimachinery::Status>> Admit(const Attributes& a, json&) const override {
     // Only creations of namespaced objects are checked.
     if (a.operation != Operation::kCreate || !a.spec.namespaced) co_return std::nullopt;
-    // The watch cache first; a namespace it does not know yet is looked up for real.
-    auto got = co_await namespaces_->Get("", a.ns, "0");
-    if (!got && got.error().code == 404) got = co_await namespaces_->Get("", a.ns, "");
+    auto namespaces = stores_->Get("namespaces");
+    if (!namespaces) co_return apimachinery::NewInternalError("no namespace store");
+    auto got = co_await Lookup(namespaces, "", a.ns);
     if (!got) co_return got.error();
-    const json namespace_object = registry::Parse(**got);
-    const json& status = namespace_object.value("status", json::object());
+    const json& status = got->value("status", json::object());
     if (!status.is_object() || status.value("phase", "") != "Terminating") co_return std::nullopt;
     apimachinery::Status denied = apimachinery::NewForbidden(
         a.spec.Resource(), a.name,
@@ -34,13 +32,13 @@ class NamespaceLifecycle final : public Plugin {
   }
 
  private:
-  std::shared_ptr<registry::Store> namespaces_;
+  std::shared_ptr<const Stores> stores_;
 };
 
 }  // namespace
 
-PluginPtr NewNamespaceLifecycle(std::shared_ptr<registry::Store> namespaces) {
-  return std::make_shared<NamespaceLifecycle>(std::move(namespaces));
+PluginPtr NewNamespaceLifecycle(std::shared_ptr<const Stores> stores) {
+  return std::make_shared<NamespaceLifecycle>(std::move(stores));
 }
 
 }  // namespace admission

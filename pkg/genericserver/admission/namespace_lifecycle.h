@@ -7,11 +7,11 @@
 #include <memory>
 
 #include "pkg/genericserver/admission/plugin.h"
-#include "pkg/genericserver/registry/store.h"
+#include "pkg/genericserver/admission/stores.h"
 
 namespace admission {
 
-// `namespaces` is the Store of core/v1 namespaces.
-PluginPtr NewNamespaceLifecycle(std::shared_ptr<registry::Store> namespaces);
+// Reads the namespaces from `stores`.
+PluginPtr NewNamespaceLifecycle(std::shared_ptr<const Stores> stores);
 
 }  // namespace admission

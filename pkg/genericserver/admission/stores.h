@@ -9,6 +9,9 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "pkg/genericserver/registry/store.h"
 
@@ -24,5 +27,15 @@ class Stores {
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<registry::Store>, std::less<>> stores_;
 };
+
+// What plugins read, as upstream's plugins read their informers with a live read behind:
+// the object from the watch cache, else from storage (`attempts` reads, 100 to 200 ms
+// apart, before a NotFound is believed); NotFound is an error.
+Awaitable<registry::Result<nlohmann::json>> Lookup(std::shared_ptr<registry::Store> store,
+                                                   std::string ns, std::string name,
+                                                   int attempts = 1);
+// The objects of a namespace ("": all), from the watch cache.
+Awaitable<registry::Result<std::vector<nlohmann::json>>> ListCached(
+    std::shared_ptr<registry::Store> store, std::string ns);
 
 }  // namespace admission

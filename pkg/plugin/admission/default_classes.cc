@@ -33,12 +33,9 @@ Awaitable<registry::Result<std::vector<json>>> DefaultClasses(
   std::vector<json> out;
   auto store = stores->Get(resource);
   if (!store) co_return out;
-  registry::ListOptions cached;
-  cached.resource_version = "0";
-  auto classes = co_await store->List("", cached);
+  auto classes = co_await ::admission::ListCached(store, "");
   if (!classes) co_return std::unexpected(classes.error());
-  for (const auto& item : classes->items) {
-    json c = registry::Parse(*item);
+  for (json& c : *classes) {
     if (Annotation(c, annotation.c_str()) == "true" ||
         (!beta.empty() && Annotation(c, beta.c_str()) == "true")) {
       out.push_back(std::move(c));
@@ -154,8 +151,8 @@ class PersistentVolumeClaimResize final : public ::admission::Plugin {
     bool allowed = false;
     if (!now.empty() && now == before) {
       if (auto store = stores_->Get("storageclasses.storage.k8s.io")) {
-        auto got = co_await store->Get("", now, "0");
-        if (got) allowed = Field(registry::Parse(**got), "allowVolumeExpansion") == true;
+        auto got = co_await ::admission::Lookup(store, "", now);
+        if (got) allowed = Field(*got, "allowVolumeExpansion") == true;
       }
     }
     if (allowed) co_return std::nullopt;

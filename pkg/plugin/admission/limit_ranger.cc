@@ -31,13 +31,10 @@ Awaitable<registry::Result<std::vector<json>>> ContainerLimits(
     std::shared_ptr<const ::admission::Stores> stores, std::string ns) {
   auto store = stores->Get("limitranges");
   if (!store) co_return std::vector<json>{};
-  registry::ListOptions cached;
-  cached.resource_version = "0";
-  auto ranges = co_await store->List(ns, cached);
+  auto ranges = co_await ::admission::ListCached(store, std::move(ns));
   if (!ranges) co_return std::unexpected(ranges.error());
   std::vector<json> items;
-  for (const auto& object : ranges->items) {
-    json range = registry::Parse(*object);
+  for (const json& range : *ranges) {
     for (const json& item : Field(Field(range, "spec"), "limits")) {
       if (Field(item, "type") == "Container") items.push_back(item);
     }

@@ -1,7 +1,5 @@
 #include "pkg/plugin/admission/plugins.h"
 
-#include <mutex>
-
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
 #include "pkg/plugin/admission/certificates.h"
 #include "pkg/plugin/admission/default_classes.h"
@@ -12,36 +10,8 @@
 #include "pkg/util/strings.h"
 
 namespace plugin::admission {
-namespace {
 
-using ::admission::Plugin;
 using ::admission::PluginPtr;
-
-// NamespaceLifecycle, reading the namespaces store when it is asked (the stores are filled
-// after the plugins are made).
-class LateNamespaceLifecycle final : public Plugin {
- public:
-  explicit LateNamespaceLifecycle(std::shared_ptr<const ::admission::Stores> stores)
-      : stores_(std::move(stores)) {}
-
-  Awaitable<std::optional<apimachinery::Status>> Admit(const ::admission::Attributes& a,
-                                                       nlohmann::json& object) const override {
-    std::call_once(once_, [this] {
-      if (auto namespaces = stores_->Get("namespaces")) {
-        plugin_ = ::admission::NewNamespaceLifecycle(std::move(namespaces));
-      }
-    });
-    if (!plugin_) co_return apimachinery::NewInternalError("no namespace store");
-    co_return co_await plugin_->Admit(a, object);
-  }
-
- private:
-  std::shared_ptr<const ::admission::Stores> stores_;
-  mutable std::once_flag once_;
-  mutable PluginPtr plugin_;
-};
-
-}  // namespace
 
 std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
                                   std::shared_ptr<const ::admission::Stores> stores,
@@ -50,7 +20,7 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
   std::vector<std::string> missing;
   for (const std::string& name : names) {
     if (name == "NamespaceLifecycle") {
-      plugins.push_back(std::make_shared<LateNamespaceLifecycle>(stores));
+      plugins.push_back(::admission::NewNamespaceLifecycle(stores));
     } else if (name == "LimitRanger") {
       plugins.push_back(NewLimitRanger(stores));
     } else if (name == "ServiceAccount") {

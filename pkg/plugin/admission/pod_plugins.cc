@@ -1,11 +1,7 @@
 #include "pkg/plugin/admission/pod_plugins.h"
 
 #include <algorithm>
-#include <random>
 
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/registry/object_meta.h"
@@ -22,7 +18,6 @@ using ::admission::PluginPtr;
 using ::admission::Stores;
 using apimachinery::Status;
 using nlohmann::json;
-namespace net = boost::asio;
 
 constexpr char kMirrorPodAnnotation[] = "kubernetes.io/config.mirror";
 constexpr char kTokenMountPath[] = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -40,27 +35,6 @@ json& Spec(json& pod) {
   json& spec = pod["spec"];
   if (!spec.is_object()) spec = json::object();
   return spec;
-}
-
-std::chrono::milliseconds RetryInterval() {
-  static thread_local std::mt19937 random{std::random_device{}()};
-  return std::chrono::milliseconds(100 + std::uniform_int_distribution<int>(0, 99)(random));
-}
-
-// The object of `store` named so: the watch cache first, then storage; NotFound is an error.
-// `attempts` reads of storage, 100 to 200 ms apart, before NotFound is believed.
-Awaitable<registry::Result<json>> Lookup(std::shared_ptr<registry::Store> store, std::string ns,
-                                         std::string name, int attempts = 1) {
-  auto got = co_await store->Get(ns, name, "0");
-  for (int i = 0; i < attempts && !got && got.error().code == 404; ++i) {
-    if (i > 0) {
-      net::steady_timer pause(co_await net::this_coro::executor, RetryInterval());
-      co_await pause.async_wait(net::use_awaitable);
-    }
-    got = co_await store->Get(ns, name, "");
-  }
-  if (!got) co_return std::unexpected(got.error());
-  co_return registry::Parse(**got);
 }
 
 json TokenVolume(const std::string& name) {
@@ -102,7 +76,7 @@ class ServiceAccount final : public Plugin {
     // The default account is made by the controller manager as the namespace appears: it
     // is waited for a little, as upstream waits.
     const int attempts = account == "default" ? 10 : 1;
-    auto sa = co_await Lookup(store, a.ns, account, attempts);
+    auto sa = co_await ::admission::Lookup(store, a.ns, account, attempts);
     if (!sa) {
       const std::string why =
           sa.error().code == 404
@@ -201,16 +175,13 @@ class Priority final : public Plugin {
                                  ? spec.value("priorityClassName", "")
                                  : "";
     if (name.empty()) {
-      registry::ListOptions all;
-      all.resource_version = "0";  // the watch cache
-      auto classes = co_await store->List("", all);
+      auto classes = co_await ::admission::ListCached(store, "");
       if (!classes) {
         co_return apimachinery::NewInternalError("failed to get default priority class: " +
                                                  classes.error().message);
       }
       std::optional<json> chosen;
-      for (const auto& item : classes->items) {
-        json pc = registry::Parse(*item);
+      for (json& pc : *classes) {
         if (!pc.value("globalDefault", false)) continue;
         if (!chosen || pc.value("value", int64_t{0}) < chosen->value("value", int64_t{0})) {
           chosen = std::move(pc);
@@ -222,7 +193,7 @@ class Priority final : public Plugin {
         policy = chosen->value("preemptionPolicy", policy);
       }
     } else {
-      auto pc = co_await Lookup(store, "", name);
+      auto pc = co_await ::admission::Lookup(store, "", name);
       if (!pc && pc.error().code == 404) {
         co_return apimachinery::NewForbidden(a.spec.Resource(), a.name,
                                              "no PriorityClass with name " + name + " was found");
@@ -264,12 +235,9 @@ class Priority final : public Plugin {
     }
     auto store = stores_->Get("priorityclasses.scheduling.k8s.io");
     if (!store) co_return std::nullopt;
-    registry::ListOptions all;
-    all.resource_version = "0";
-    auto classes = co_await store->List("", all);
+    auto classes = co_await ::admission::ListCached(store, "");
     if (!classes) co_return std::nullopt;
-    for (const auto& item : classes->items) {
-      json pc = registry::Parse(*item);
+    for (const json& pc : *classes) {
       const std::string other = registry::MetaString(pc, "name");
       if (other != a.name && pc.value("globalDefault", false)) {
         co_return apimachinery::NewForbidden(
@@ -402,7 +370,7 @@ class RuntimeClass final : public Plugin {
     auto store = stores_->Get("runtimeclasses.node.k8s.io");
     if (!store) co_return std::unexpected(apimachinery::NewInternalError("no runtime class store"));
     const std::string class_name = name.get<std::string>();
-    auto rc = co_await Lookup(store, "", class_name);
+    auto rc = co_await ::admission::Lookup(store, "", class_name);
     if (!rc && rc.error().code == 404) {
       co_return std::unexpected(
           Rejected(a, "pod rejected: RuntimeClass \"" + class_name + "\" not found"));

@@ -99,17 +99,14 @@ class ResourceQuota final : public ::admission::Plugin {
     }
     auto store = stores_->Get("resourcequotas");
     if (!store) co_return std::nullopt;
-    registry::ListOptions cached;
-    cached.resource_version = "0";
-    auto quotas = co_await store->List(a.ns, cached);
+    auto quotas = co_await ::admission::ListCached(store, a.ns);
     if (!quotas) co_return quotas.error();
     const std::vector<std::string> names = CountNames(a.spec);
     const registry::Strategy* status = StatusStrategy(store->Spec());
     // Every quota is checked as listed before any is charged (to its newest version), so a
     // refusal by one leaves the others as they were.
     std::vector<json> charged;
-    for (const auto& item : quotas->items) {
-      json quota = registry::Parse(*item);
+    for (json& quota : *quotas) {
       auto checked = Charge(quota, names, a.spec, a.name);
       if (!checked) co_return checked.error();
       if (*checked != quota) charged.push_back(std::move(quota));

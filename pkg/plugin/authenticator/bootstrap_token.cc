@@ -9,6 +9,7 @@
 
 #include "pkg/clusterbootstrap/token_secret.h"
 #include "pkg/genericserver/authn/token_file.h"
+#include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/util/log.h"
 
 namespace authn {
@@ -17,18 +18,10 @@ namespace {
 using nlohmann::json;
 namespace cb = clusterbootstrap;
 
-// metadata[field] when it is a string, else "" (find() on a non-object finds nothing).
-std::string Meta(const json& object, std::string_view field) {
-  auto meta = object.find("metadata");
-  if (meta == object.end()) return "";
-  auto it = meta->find(field);
-  return it != meta->end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 // Only kube-system's bootstrap-token-* Secrets are kept: the only ones ever looked up.
 bool Kept(const json& secret) {
-  return Meta(secret, "namespace") == cb::kTokenSecretNamespace &&
-         Meta(secret, "name").starts_with(cb::kTokenSecretPrefix);
+  return registry::MetaString(secret, "namespace") == cb::kTokenSecretNamespace &&
+         registry::MetaString(secret, "name").starts_with(cb::kTokenSecretPrefix);
 }
 
 struct Token {
@@ -71,7 +64,7 @@ class BootstrapTokenAuthenticator final : public Authenticator {
       KLOG_V(3) << "No secret of name " << name << " to match bootstrap bearer token";
       return std::nullopt;
     }
-    if (!Meta(*secret, "deletionTimestamp").empty()) {
+    if (!registry::MetaString(*secret, "deletionTimestamp").empty()) {
       return refused("it is being deleted");
     }
     if (secret->value("type", "") != cb::kSecretTypeBootstrapToken || !secret->contains("data")) {
@@ -105,7 +98,8 @@ class BootstrapTokenAuthenticator final : public Authenticator {
 }  // namespace
 
 void BootstrapTokenSecrets::UpsertLocked(const json& secret) {
-  if (Kept(secret)) secrets_[Meta(secret, "name")] = std::make_shared<const json>(secret);
+  if (Kept(secret))
+    secrets_[registry::MetaString(secret, "name")] = std::make_shared<const json>(secret);
 }
 
 void BootstrapTokenSecrets::Replace(Kind, const std::vector<json>& secrets) {
@@ -122,7 +116,7 @@ void BootstrapTokenSecrets::Upsert(Kind, const json& secret) {
 void BootstrapTokenSecrets::Remove(Kind, const json& secret) {
   if (!Kept(secret)) return;
   std::unique_lock lock(mu_);
-  secrets_.erase(Meta(secret, "name"));
+  secrets_.erase(registry::MetaString(secret, "name"));
 }
 
 void BootstrapTokenSecrets::MarkSynced(Kind) {

@@ -79,12 +79,6 @@ std::string Mistyped(const json& value, std::string_view go_type) {
          std::string(go_type);
 }
 
-std::string Quoted(const std::vector<std::string>& values) {
-  std::vector<std::string> quoted;
-  for (const std::string& v : values) quoted.push_back(util::Quote(v));
-  return "[" + util::Join(quoted, " ") + "]";
-}
-
 // The time as Go prints a time.Time in UTC: "2026-12-04 18:00:00 +0000 UTC".
 std::string GoTime(int64_t unix_seconds) {
   if (unix_seconds < -62135596800 || unix_seconds > 253402300799) {  // beyond years 1..9999
@@ -208,7 +202,7 @@ class OIDCAuthenticator final : public Authenticator,
       return std::unexpected(
           "oidc: verify token: oidc: id token signed with unsupported "
           "algorithm, expected " +
-          Quoted(options_.signing_algs) + " got " + util::Quote(alg));
+          util::QuoteList(options_.signing_algs) + " got " + util::Quote(alg));
     }
     // A token naming its key is verified by the keys of that kid only; one naming none by
     // any key.
@@ -340,7 +334,7 @@ std::optional<std::string> CheckClaims(const json& claims, const OIDCOptions& o,
   const std::optional<int64_t> nbf = NumericDate(claims, "nbf", error);
   if (!error.empty()) return error;
   if (std::ranges::find(aud, o.client_id) == aud.end()) {
-    return "oidc: expected audience " + util::Quote(o.client_id) + " got " + Quoted(aud);
+    return "oidc: expected audience " + util::Quote(o.client_id) + " got " + util::QuoteList(aud);
   }
   const double now_seconds = std::chrono::duration<double>(now.time_since_epoch()).count();
   if (!exp || static_cast<double>(*exp) < now_seconds) {

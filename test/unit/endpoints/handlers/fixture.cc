@@ -18,7 +18,9 @@ CoreAPI::CoreAPI() {
       std::make_shared<registry::Store>(master::resources::Namespaces(), storage_->Uncached());
   stores_["namespaces"] = namespaces;
   handler_->Add(namespaces);
-  auto lifecycle = admission::Chain({admission::NewNamespaceLifecycle(namespaces)});
+  auto admission_stores = std::make_shared<admission::Stores>();
+  admission_stores->Add(namespaces);
+  auto lifecycle = admission::Chain({admission::NewNamespaceLifecycle(admission_stores)});
   for (auto& spec : {master::resources::ConfigMaps(), master::resources::Secrets(),
                      master::resources::Events(), master::resources::ServiceAccounts({}, {})}) {
     auto store = std::make_shared<registry::Store>(spec, storage_->Uncached(), lifecycle);
