@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/genericserver/admission/stores.h"
 #include "pkg/genericserver/apimachinery/managedfields/field_manager.h"
 #include "pkg/genericserver/endpoints/installer.h"
 #include "pkg/genericserver/storage/converting.h"
@@ -16,6 +17,7 @@
 #include "pkg/master/registry/resources.h"
 #include "pkg/master/service_account_issuer_discovery.h"
 #include "pkg/master/store_feed.h"
+#include "pkg/plugin/authenticator/bootstrap_token.h"
 #include "pkg/util/log.h"
 
 namespace master {

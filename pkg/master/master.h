@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "pkg/genericserver/admission/stores.h"
 #include "pkg/genericserver/authn/service_account_objects.h"
 #include "pkg/genericserver/authz/rbac/policy_index.h"
 #include "pkg/genericserver/registry/store.h"
@@ -14,7 +13,13 @@
 #include "pkg/genericserver/server/generic_apiserver.h"
 #include "pkg/genericserver/storage/factory.h"
 #include "pkg/master/bootstrap/authentication_configmap.h"
-#include "pkg/plugin/authenticator/bootstrap_token.h"
+
+namespace admission {
+class Stores;
+}
+namespace authn {
+class BootstrapTokenSecrets;
+}
 
 namespace master {
 
