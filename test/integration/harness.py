@@ -469,10 +469,12 @@ class Webhook:
     or None for an empty body. received lists (path, content type, parsed body) in order.
     respond_get(path) -> (status, reply) answers GETs (404 without it). url is the base URL;
     write_kubeconfig(path) writes the kubeconfig the server is given. stop() ends it.
+    dns_names are more names the certificate is good for (a Service's "<name>.<ns>.svc");
+    ca_bundle is the certificate in base64, as a clientConfig.caBundle holds it.
     """
 
     def __init__(self, respond=lambda path, body: (200, None), url_path="/",
-                 respond_get=None):
+                 respond_get=None, dns_names=()):
         import http.server
         import json
         import threading
@@ -480,7 +482,9 @@ class Webhook:
         self.key = os.path.join(self.tmpdir, "hook.key")
         self.cert = os.path.join(self.tmpdir, "hook.crt")
         out = run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                   "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                   "-subj", "/CN=127.0.0.1", "-addext",
+                   "subjectAltName=" + ",".join(["IP:127.0.0.1"] +
+                                                ["DNS:" + n for n in dns_names]),
                    "-keyout", self.key, "-out", self.cert])
         if out.returncode != 0:
             raise ServerError("openssl: " + out.stderr)
@@ -518,6 +522,16 @@ class Webhook:
     @property
     def url(self):
         return "https://127.0.0.1:%d" % self.server.server_address[1]
+
+    @property
+    def port(self):
+        return self.server.server_address[1]
+
+    @property
+    def ca_bundle(self):
+        import base64
+        with open(self.cert, "rb") as f:
+            return base64.b64encode(f.read()).decode()
 
     def write_kubeconfig(self, path):
         with open(path, "w") as f:

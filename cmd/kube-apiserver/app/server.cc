@@ -1,6 +1,7 @@
 #include "cmd/kube-apiserver/app/server.h"
 
 #include "pkg/genericserver/admission/plugin.h"
+#include "pkg/genericserver/registry/service_resolver.h"
 #include "pkg/plugin/admission/plugins.h"
 
 namespace app {
@@ -18,6 +19,10 @@ ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
   plugin::admission::PluginSettings settings;
   settings.default_not_ready_toleration_seconds = master.default_not_ready_toleration_seconds;
   settings.default_unreachable_toleration_seconds = master.default_unreachable_toleration_seconds;
+  settings.resolve_service = [resolver = std::make_shared<registry::ServiceResolver>(storage)](
+                                 std::string ns, std::string name, int port) {
+    return resolver->Resolve(std::move(ns), std::move(name), port);
+  };
   with_admission.admission = admission::Chain(
       plugin::admission::NewPlugins(master.admission_plugins, with_admission.admission_stores,
                                     config.Get().authorizer, settings));

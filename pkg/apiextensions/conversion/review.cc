@@ -25,7 +25,6 @@ namespace {
 constexpr std::string_view kGroup = "apiextensions.k8s.io";
 constexpr std::string_view kReviewKind = "ConversionReview";
 // client-go's maxUnstructuredResponseTextBytes.
-constexpr size_t kMaxUnstructuredResponseTextBytes = 2048;
 
 struct GVK {
   std::string group;
@@ -107,102 +106,6 @@ std::string SyntaxErrorText(std::string_view text) {
     return "invalid character " + QuoteChar(text[at]) + " in JSON input";
   }
   return "invalid JSON input";
-}
-
-// mime.ParseMediaType's media type, lower-cased; nullopt when it would fail.
-std::optional<std::string> MediaType(std::string_view content_type) {
-  std::string_view media = content_type.substr(0, content_type.find(';'));
-  while (!media.empty() && (media.front() == ' ' || media.front() == '\t')) media.remove_prefix(1);
-  while (!media.empty() && (media.back() == ' ' || media.back() == '\t')) media.remove_suffix(1);
-  if (media.empty()) return std::nullopt;
-  std::string out(media);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
-// client-go's isTextResponse.
-bool IsTextResponse(std::string_view content_type) {
-  if (content_type.empty()) return true;
-  auto media = MediaType(content_type);
-  return media && media->starts_with("text/");
-}
-
-std::string TrimSpace(std::string_view s) {
-  const auto space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-  };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
-
-// errors.NewGenericServerResponse(code, "POST", GroupResource{}, "", message, ...).Error().
-std::string GenericServerResponse(int code, std::string_view body, bool text) {
-  std::string server_message = "unknown";
-  if (text) server_message = TrimSpace(body.substr(0, kMaxUnstructuredResponseTextBytes));
-  switch (code) {
-    case 409:
-      return "the server reported a conflict";
-    case 404:
-      return "the server could not find the requested resource";
-    case 400:
-      return "the server rejected our request for an unknown reason";
-    case 401:
-      return "the server has asked for the client to provide credentials";
-    case 403:
-      return server_message;
-    case 406:
-      if (server_message.empty() || server_message == "unknown") {
-        return "the server was unable to respond with a content type that the client supports";
-      }
-      return server_message;
-    case 415:
-      return server_message;
-    case 405:
-      return "the server does not allow this method on the requested resource";
-    case 422:
-      return "the server rejected our request due to an error in our request";
-    case 503:
-      return "the server is currently unable to handle the request";
-    case 504:
-      return "the server was unable to return a response in the time allotted, but may still be "
-             "processing the request";
-    case 429:
-      return "the server has received too many requests and has asked us to try again later";
-    default:
-      if (code >= 500) {
-        return "an error on the server (" + v::GoQuote(server_message) +
-               ") has prevented the request from succeeding";
-      }
-      return "the server responded with the status code " + std::to_string(code) +
-             " but did not return more information";
-  }
-}
-
-// rest.Result.Error(): a metav1.Status with status Failure in the body of an error answer
-// replaces the generic message. The body is decoded with the kind defaulted to nothing and the
-// version to "v1", so it must say kind Status.
-std::optional<std::string> FailureStatusMessage(std::string_view body) {
-  json doc = json::parse(body, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return std::nullopt;
-  auto api_version = doc.find("apiVersion");
-  auto kind = doc.find("kind");
-  if (api_version != doc.end() && !api_version->is_string() && !api_version->is_null()) {
-    return std::nullopt;
-  }
-  if (kind == doc.end() || !kind->is_string() || kind->get<std::string>() != "Status") {
-    return std::nullopt;
-  }
-  const std::string av =
-      api_version != doc.end() && api_version->is_string() ? api_version->get<std::string>() : "";
-  if (!av.empty() && av != "v1") return std::nullopt;
-  auto status = doc.find("status");
-  if (status == doc.end() || !status->is_string() || status->get<std::string>() != "Failure") {
-    return std::nullopt;
-  }
-  auto message = doc.find("message");
-  if (message != doc.end() && !message->is_string() && !message->is_null()) return std::nullopt;
-  return message != doc.end() && message->is_string() ? message->get<std::string>() : "";
 }
 
 // The type errors decoding into a v1.ConversionReview can give, for the fields that matter.
@@ -322,11 +225,7 @@ std::expected<json, std::string> DecodeReviewAnswer(const HttpAnswer& answer) {
   const std::string content_type =
       answer.content_type.empty() ? "application/json" : answer.content_type;
   if (answer.status < 200 || answer.status > 206) {
-    if (!answer.body.empty()) {
-      if (auto message = FailureStatusMessage(answer.body)) return std::unexpected(*message);
-    }
-    return std::unexpected(
-        GenericServerResponse(answer.status, answer.body, IsTextResponse(answer.content_type)));
+    return std::unexpected(transport::ErrorAnswerText(answer));
   }
   if (answer.body.empty()) {
     return std::unexpected("0-length response with status code: " + std::to_string(answer.status) +

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "pkg/genericserver/transport/webhook_client.h"
+
 namespace apiextensions::conversion {
 
 // schema.ParseGroupVersion: "" and "/" are empty, "v1" has no group, "g/v"; more slashes fail
@@ -31,12 +33,7 @@ std::string ObjectGVKString(const nlohmann::json& object);
 nlohmann::json NewConversionReview(std::string_view uid, std::string_view desired_api_version,
                                    const std::vector<nlohmann::json>& objects);
 
-// What came back over HTTP.
-struct HttpAnswer {
-  int status = 0;
-  std::string content_type;  // the Content-Type header, "" when absent
-  std::string body;
-};
+using HttpAnswer = transport::HttpAnswer;
 
 // rest.Result.Into(&v1.ConversionReview{}): the decoded review for a 2xx answer, else the error
 // client-go gives (a Status message, a generic "the server ..." message, a decoding error).

@@ -1,33 +1,19 @@
-// The HTTPS side of the conversion webhook client: the client config of the CRD (upstream's
-// webhookClientConfigForCRD and ClientManager.HookClient), one POST per conversion on a fresh
-// connection, and transport errors worded as Go's net/http and crypto/tls word them.
+// The conversion webhook client: the CRD's webhook settings (upstream's
+// webhookClientConfigForCRD) over the shared transport::WebhookClient.
 #include "pkg/apiextensions/conversion/webhook.h"
-
-#include <cctype>
 
 #include <nlohmann/json.hpp>
 
 #include "pkg/apiextensions/conversion/review.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
-#include "pkg/genericserver/transport/https_client.h"
-#include "pkg/util/base64.h"
+#include "pkg/genericserver/transport/webhook_client.h"
 #include "pkg/util/uuid.h"
 
 namespace apiextensions::conversion {
 
 namespace {
 
-using Clock = transport::Clock;
 using json = nlohmann::json;
-
-constexpr std::string_view kUserAgent = "kube-apiserver-admission";
-// Upstream reads answers whole; this only stops a runaway webhook from exhausting memory.
-constexpr uint64_t kMaxResponseBytes = uint64_t{1} << 30;
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 const json* Field(const json* object, std::string_view key) {
   if (object == nullptr || !object->is_object()) return nullptr;
@@ -40,107 +26,6 @@ std::string StringField(const json* object, std::string_view key) {
   return v != nullptr && v->is_string() ? v->get<std::string>() : "";
 }
 
-// Go's path.Join("/", p): a rooted, cleaned path ("/" when empty).
-std::string CleanRootedPath(std::string_view p) {
-  std::vector<std::string_view> parts;
-  while (!p.empty()) {
-    const size_t slash = p.find('/');
-    const std::string_view part = p.substr(0, slash);
-    p = slash == std::string_view::npos ? std::string_view() : p.substr(slash + 1);
-    if (part.empty() || part == ".") continue;
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-      continue;
-    }
-    parts.push_back(part);
-  }
-  std::string out;
-  for (std::string_view part : parts) out += "/" + std::string(part);
-  return out.empty() ? "/" : out;
-}
-
-// url.QueryEscape.
-std::string QueryEscape(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else if (c == ' ') {
-      out += '+';
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-struct WebhookConverter::Impl {
-  std::string webhook_name;  // conversion_webhook_for_<crd>
-  bool service = false;
-  std::string service_namespace;
-  std::string service_name;
-  int service_port = 443;
-  std::string dial_host;    // URL webhooks: the host, without IPv6 brackets
-  std::string dial_port;    // URL webhooks: the port, 443 by default
-  std::string server_name;  // the name the certificate must carry (and SNI unless an IP)
-  std::string host_header;  // as Go sends it: the URL's host as written, or <svc>:<port>
-  std::string target;       // path?timeout=...
-  std::string url;          // https://<host_header><target>
-  util::Duration timeout{};
-  ServiceResolver resolve;
-  std::shared_ptr<const transport::TLSClient> tls;
-};
-
-namespace {
-
-// One POST on a fresh connection: the answer, or the text Go would put after `Post "<url>": `.
-Awaitable<std::expected<HttpAnswer, std::string>> Post(
-    std::shared_ptr<const WebhookConverter::Impl> impl, std::string body) {
-  const Clock::time_point deadline =
-      impl->timeout > util::Duration::zero()
-          ? Clock::now() + std::chrono::duration_cast<Clock::duration>(impl->timeout)
-          : Clock::time_point::max();
-  std::string host = impl->dial_host;
-  std::string port = impl->dial_port;
-  if (impl->service) {
-    auto where =
-        co_await impl->resolve(impl->service_namespace, impl->service_name, impl->service_port);
-    if (!where) co_return std::unexpected(where.error());
-    auto split = transport::SplitHostPort(*where);
-    if (!split)
-      co_return std::unexpected("dial tcp: address " + *where + ": missing port in address");
-    host = split->first;
-    port = split->second;
-    if (Clock::now() >= deadline)
-      co_return std::unexpected(std::string(transport::kDeadlineExceeded));
-  }
-  auto connection =
-      co_await transport::Connection::Dial(impl->tls, host, port, impl->server_name, deadline);
-  if (!connection) co_return std::unexpected(connection.error());
-  transport::Connection& c = **connection;
-  genericserver::Headers headers;
-  headers.Add("Host", impl->host_header);
-  headers.Add("User-Agent", std::string(kUserAgent));
-  headers.Add("Content-Type", "application/json");
-  headers.Add("Accept", "application/json, */*");
-  auto sent = co_await c.Send("POST", impl->target, headers, std::move(body), deadline);
-  if (!sent) co_return std::unexpected(sent.error());
-  auto head = co_await c.ReadHead(deadline);
-  if (!head) co_return std::unexpected(head.error());
-  auto read = co_await c.ReadAll(kMaxResponseBytes, deadline);
-  if (!read) co_return std::unexpected(read.error());
-  HttpAnswer answer;
-  answer.status = head->status;
-  answer.content_type = std::string(head->headers.Get("Content-Type").value_or(""));
-  answer.body = std::move(*read);
-  co_return answer;
-}
-
 // isEmptyUnstructuredObject: nothing but apiVersion and kind.
 bool IsEmptyObject(const json& object) {
   return object.is_object() && object.size() == 2 && object.contains("apiVersion") &&
@@ -149,9 +34,13 @@ bool IsEmptyObject(const json& object) {
 
 }  // namespace
 
+struct WebhookConverter::Impl {
+  std::shared_ptr<const transport::WebhookClient> client;
+};
+
 WebhookConverter::WebhookConverter(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
-const std::string& WebhookConverter::url() const { return impl_->url; }
+const std::string& WebhookConverter::url() const { return impl_->client->url(); }
 
 std::expected<std::shared_ptr<WebhookConverter>, std::string> WebhookConverter::New(
     const json& crd, ServiceResolver resolve_service, util::Duration timeout) {
@@ -186,102 +75,13 @@ std::expected<std::shared_ptr<WebhookConverter>, std::string> WebhookConverter::
     return std::unexpected("no supported conversion review versions");
   }
 
-  auto impl = std::make_shared<Impl>();
-  impl->webhook_name = "conversion_webhook_for_" + crd_name;
-  impl->timeout = timeout;
   const json* client_config = Field(webhook, "clientConfig");
-  const auto calling_error = [&](const std::string& why) {
-    return std::unexpected("failed calling webhook " +
-                           apimachinery::validation::GoQuote(impl->webhook_name) + ": " + why);
-  };
-  std::string path;
-  if (const json* service = Field(client_config, "service")) {
-    impl->service = true;
-    impl->service_namespace = StringField(service, "namespace");
-    impl->service_name = StringField(service, "name");
-    if (const json* port = Field(service, "port"); port != nullptr && port->is_number_integer()) {
-      impl->service_port = port->get<int>();
-    }
-    if (impl->service_port == 0) impl->service_port = 443;
-    path = StringField(service, "path");
-    impl->server_name = impl->service_name + "." + impl->service_namespace + ".svc";
-    impl->host_header = impl->server_name + ":" + std::to_string(impl->service_port);
-    if (!resolve_service) return std::unexpected("a service webhook needs a service resolver");
-    impl->resolve = std::move(resolve_service);
-  } else {
-    const std::string url = StringField(client_config, "url");
-    if (url.empty()) return calling_error("webhook configuration must have either service or URL");
-    const size_t scheme_end = url.find("://");
-    if (scheme_end == std::string::npos) {
-      return calling_error("Unparsable URL: parse " + apimachinery::validation::GoQuote(url) +
-                           ": missing protocol scheme");
-    }
-    if (Lower(url.substr(0, scheme_end)) != "https") {
-      return std::unexpected("webhook URL " + apimachinery::validation::GoQuote(url) +
-                             ": only https URLs are supported");
-    }
-    std::string_view rest = std::string_view(url).substr(scheme_end + 3);
-    const size_t authority_end = rest.find_first_of("/?#");
-    const std::string_view authority = rest.substr(0, authority_end);
-    rest =
-        authority_end == std::string_view::npos ? std::string_view() : rest.substr(authority_end);
-    // The query and fragment (which validation forbids) are dropped, as upstream drops them.
-    path = std::string(rest.substr(0, rest.find_first_of("?#")));
-    if (authority.find('@') != std::string_view::npos) {
-      return std::unexpected("webhook URL " + apimachinery::validation::GoQuote(url) +
-                             ": user information is not supported");
-    }
-    impl->host_header = std::string(authority);
-    std::string_view host = authority;
-    std::string port = "443";
-    if (host.starts_with('[')) {
-      const size_t close = host.find(']');
-      if (close == std::string_view::npos) {
-        return calling_error("Unparsable URL: parse " + apimachinery::validation::GoQuote(url) +
-                             ": missing ']' in host");
-      }
-      if (close + 1 < host.size()) {
-        if (host[close + 1] != ':') {
-          return calling_error("Unparsable URL: parse " + apimachinery::validation::GoQuote(url) +
-                               ": invalid port after host");
-        }
-        if (close + 2 < host.size()) port = std::string(host.substr(close + 2));
-      }
-      host = host.substr(1, close - 1);
-    } else if (const size_t colon = host.rfind(':'); colon != std::string_view::npos) {
-      if (colon + 1 < host.size()) port = std::string(host.substr(colon + 1));
-      host = host.substr(0, colon);
-    }
-    for (char c : port) {
-      if (c < '0' || c > '9') {
-        return calling_error("Unparsable URL: parse " + apimachinery::validation::GoQuote(url) +
-                             ": invalid port " + apimachinery::validation::GoQuote(":" + port) +
-                             " after host");
-      }
-    }
-    if (host.empty())
-      return std::unexpected("webhook URL " + apimachinery::validation::GoQuote(url) + ": no host");
-    impl->dial_host = std::string(host);
-    impl->dial_port = port;
-    impl->server_name = impl->dial_host;
-  }
-  impl->target = CleanRootedPath(path);
-  if (timeout > util::Duration::zero()) {
-    impl->target += "?timeout=" + QueryEscape(util::FormatDuration(timeout));
-  }
-  impl->url = "https://" + impl->host_header + impl->target;
-
-  std::string ca_pem;
-  if (const std::string encoded = StringField(client_config, "caBundle"); !encoded.empty()) {
-    auto decoded = util::Base64Decode(encoded);
-    if (!decoded) return std::unexpected("clientConfig.caBundle is not valid base64");
-    ca_pem = std::move(*decoded);
-  }
-  transport::TLSClientConfig tls_config;
-  tls_config.ca_pem = std::move(ca_pem);
-  auto tls = transport::TLSClient::New(tls_config);
-  if (!tls) return std::unexpected(tls.error());
-  impl->tls = std::move(*tls);
+  auto client = transport::WebhookClient::New(
+      client_config != nullptr ? *client_config : json::object(),
+      "conversion_webhook_for_" + crd_name, std::move(resolve_service), timeout);
+  if (!client) return std::unexpected(client.error());
+  auto impl = std::make_shared<Impl>();
+  impl->client = std::move(*client);
   return std::shared_ptr<WebhookConverter>(new WebhookConverter(std::move(impl)));
 }
 
@@ -311,10 +111,11 @@ Awaitable<std::expected<std::vector<json>, std::string>> WebhookConverter::Conve
   const std::string uid = util::NewUUID();
   std::string body =
       NewConversionReview(uid, to, sent).dump(-1, ' ', false, json::error_handler_t::replace);
-  auto answer = co_await Post(impl, std::move(body));
+  auto answer = co_await transport::WebhookClient::Post(impl->client, std::move(body));
   if (!answer) {
     co_return std::unexpected("conversion webhook for " + label + " failed: Post " +
-                              apimachinery::validation::GoQuote(impl->url) + ": " + answer.error());
+                              apimachinery::validation::GoQuote(impl->client->url()) + ": " +
+                              answer.error());
   }
   auto converted = ReadConversionAnswer(*answer, uid, to, sent, single, label);
   if (!converted) co_return std::unexpected(converted.error());

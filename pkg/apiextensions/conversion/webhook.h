@@ -1,10 +1,10 @@
 #pragma once
 // The client of a CRD's conversion webhook (spec.conversion.strategy: Webhook), as upstream's
-// apiextensions-apiserver webhookConverter and k8s.io/apiserver/pkg/util/webhook call it: one
-// ConversionReview (apiextensions.k8s.io/v1) per call, POSTed over HTTPS (HTTP/1.1), the answer
+// apiextensions-apiserver webhookConverter calls it: one ConversionReview
+// (apiextensions.k8s.io/v1) per call, POSTed by transport::WebhookClient, the answer
 // checked and the objects' metadata restored as upstream does, errors worded as upstream's.
 //
-// Beast stays in webhook.cc; the review itself (body, checks, messages) is in review.h.
+// The review itself (body, checks, messages) is in review.h.
 
 #include <chrono>
 #include <expected>
@@ -16,15 +16,12 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "pkg/genericserver/server/awaitable.h"
+#include "pkg/genericserver/transport/webhook_client.h"
 #include "pkg/util/duration.h"
 
 namespace apiextensions::conversion {
 
-// Maps a Service (namespace, name, port) to the "host:port" to dial, as upstream's
-// ServiceResolver does with --enable-aggregator-routing (an endpoint of the Service). An error is
-// reported as upstream reports a failed dial: `Post "https://<name>.<ns>.svc:<port>/...": <error>`.
-using ServiceResolver = std::function<Awaitable<std::expected<std::string, std::string>>(
-    std::string ns, std::string name, int port)>;
+using ServiceResolver = transport::ServiceResolver;
 
 // Upstream's timeout for webhook calls (k8s.io/apiserver/pkg/util/webhook setGlobalDefaults),
 // sent along as the query parameter ?timeout=30s.

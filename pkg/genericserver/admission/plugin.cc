@@ -39,6 +39,7 @@ registry::Admission Chain(std::vector<PluginPtr> plugins) {
           const registry::WriteOptions& options) -> Awaitable<std::optional<apimachinery::Status>> {
     const Attributes attributes = AttributesOf(spec, object, old, options);
     for (const PluginPtr& p : *all) {
+      if (!p->Handles(attributes.operation)) continue;
       if (auto denied = co_await p->Admit(attributes, object)) co_return denied;
     }
     co_return std::nullopt;
@@ -49,11 +50,32 @@ registry::Admission Chain(std::vector<PluginPtr> plugins) {
           const registry::WriteOptions& options) -> Awaitable<std::optional<apimachinery::Status>> {
     const Attributes attributes = AttributesOf(spec, object, old, options);
     for (const PluginPtr& p : *all) {
+      if (!p->Handles(attributes.operation)) continue;
       if (auto denied = co_await p->Validate(attributes, object)) co_return denied;
     }
     co_return std::nullopt;
   };
-  return registry::Admission(std::move(mutate), std::move(validate));
+  registry::DeleteAdmitFunc delete_ =
+      [all](const registry::ResourceSpec& spec, const std::string& ns, const std::string& name,
+            const json& existing, const registry::DeleteOptions& options)
+      -> Awaitable<std::optional<apimachinery::Status>> {
+    registry::WriteOptions as_write;
+    as_write.dry_run = options.dry_run;
+    as_write.user = options.user;
+    as_write.warnings = options.warnings;
+    const Attributes attributes{Operation::kDelete, spec, &existing, as_write, ns, name, &options};
+    json none;
+    for (const PluginPtr& p : *all) {
+      if (!p->Handles(Operation::kDelete)) continue;
+      if (auto denied = co_await p->Admit(attributes, none)) co_return denied;
+    }
+    for (const PluginPtr& p : *all) {
+      if (!p->Handles(Operation::kDelete)) continue;
+      if (auto denied = co_await p->Validate(attributes, none)) co_return denied;
+    }
+    co_return std::nullopt;
+  };
+  return registry::Admission(std::move(mutate), std::move(validate), std::move(delete_));
 }
 
 }  // namespace admission

@@ -5,6 +5,9 @@
 // stored. A Chain runs the enabled plugins in upstream's order, every mutating phase before
 // every validating one; the first refusal ends the write with its Status.
 //
+// Deletions reach the plugins that handle kDelete, Admit then Validate, with the object
+// about to be deleted as `old` and a null object (as upstream's deleteValidation).
+//
 // Plugins are immutable after construction (or guard what they cache) and are called from
 // any request's coroutine.
 
@@ -22,21 +25,24 @@
 
 namespace admission {
 
-enum class Operation { kCreate, kUpdate };
+enum class Operation { kCreate, kUpdate, kDelete };
 
 // What is being written (upstream's admission.Attributes): the kind, the stored object of
 // an update, who writes, through which subresource, whether it is a dry run.
 struct Attributes {
   Operation operation;
   const registry::ResourceSpec& spec;
-  const nlohmann::json* old;  // null for a create
-  const registry::WriteOptions& options;
+  const nlohmann::json* old;              // null for a create
+  const registry::WriteOptions& options;  // a deletion's: dry_run and user
   std::string ns, name;
+  const registry::DeleteOptions* deletion = nullptr;  // kDelete's options
 };
 
 class Plugin {
  public:
   virtual ~Plugin() = default;
+  // Whether the plugin is called for the operation: creates and updates unless it says.
+  virtual bool Handles(Operation operation) const { return operation != Operation::kDelete; }
   virtual Awaitable<std::optional<apimachinery::Status>> Admit(const Attributes& attributes,
                                                                nlohmann::json& object) const;
   virtual Awaitable<std::optional<apimachinery::Status>> Validate(

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 namespace authn {
 
 std::vector<std::string> IntersectAudiences(const std::vector<std::string>& a,
@@ -16,4 +18,14 @@ std::vector<std::string> IntersectAudiences(const std::vector<std::string>& a,
 bool UserInfo::InGroup(std::string_view group) const {
   return std::ranges::find(groups, group) != groups.end();
 }
+
+nlohmann::json UserInfoJSON(const UserInfo& user) {
+  nlohmann::json out = nlohmann::json::object();
+  if (!user.name.empty()) out["username"] = user.name;
+  if (!user.uid.empty()) out["uid"] = user.uid;
+  if (!user.groups.empty()) out["groups"] = user.groups;
+  if (!user.extra.empty()) out["extra"] = user.extra;
+  return out;
+}
+
 }  // namespace authn

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace authn {
 
 // Those of `b` that `a` names too, in b's order (upstream's a.Intersect(b)).
@@ -28,5 +30,9 @@ struct UserInfo {
 
   bool InGroup(std::string_view group) const;
 };
+
+// authentication.k8s.io's UserInfo (username, uid, groups, extra; empty ones left out), as
+// TokenReviews and AdmissionReviews carry it.
+nlohmann::json UserInfoJSON(const UserInfo& user);
 
 }  // namespace authn

@@ -192,25 +192,26 @@ Awaitable<Result<json>> Store::PrepareCreate(const std::string& ns, json object,
                                              const WriteOptions& options) {
   const ResourceSpec& spec = *spec_;
   if (auto bad = DecodeBody(spec, object)) co_return std::unexpected(*bad);
-  json& meta = object["metadata"];
   if (spec.namespaced) {
     const std::string given = MetaString(object, "namespace");
     if (given.empty()) {
-      meta["namespace"] = ns;
+      object["metadata"]["namespace"] = ns;
     } else if (given != ns) {
       co_return std::unexpected(apimachinery::NewBadRequest(
           "the namespace of the provided object does not match the namespace sent on the "
           "request"));
     }
   } else {
-    meta.erase("namespace");
+    object["metadata"].erase("namespace");
   }
-  if (MetaString(object, "name").empty() && !MetaString(object, "generateName").empty()) {
-    meta["name"] = GenerateName(MetaString(object, "generateName"));
-  }
+  // Mutating admission sees no generated name yet, as upstream's.
   if (admission_.mutate) {
     if (auto denied = co_await admission_.mutate(spec, object, nullptr, options))
       co_return std::unexpected(*denied);
+  }
+  json& meta = object["metadata"];
+  if (MetaString(object, "name").empty() && !MetaString(object, "generateName").empty()) {
+    meta["name"] = GenerateName(MetaString(object, "generateName"));
   }
   meta["uid"] = util::NewUUID();
   meta["creationTimestamp"] = NowTimestamp();

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -44,6 +45,9 @@ struct WriteOptions {
   std::string field_manager;
   std::string subresource;
   std::optional<authn::UserInfo> user;  // who asks (a CSR records its requester)
+  // Where admission's warnings go (upstream's warning.AddWarning): the request's, which its
+  // answer carries as Warning headers; null when nobody listens. Outlives the write.
+  std::vector<std::string>* warnings = nullptr;
   // Server-side apply: the update function computed managedFields itself, and a missing
   // object is created (not through a subresource: 404 there, as upstream).
   bool apply = false;
@@ -55,6 +59,8 @@ struct DeleteOptions {
   std::string propagation_policy;  // "", "Orphan", "Background", "Foreground"
   std::optional<int64_t> grace_period_seconds;
   bool dry_run = false;
+  std::optional<authn::UserInfo> user;           // who asks (admission)
+  std::vector<std::string>* warnings = nullptr;  // as WriteOptions::warnings
 };
 
 // A deletion either removed the object (the Status to answer) or marked it for deletion
@@ -84,18 +90,27 @@ using MutateFunc = std::function<Awaitable<std::optional<apimachinery::Status>>(
     const ResourceSpec& spec, nlohmann::json& object, const nlohmann::json* old,
     const WriteOptions& options)>;
 
+// Admission of the deletion of `existing` (`name` in `ns`), once the preconditions held,
+// before it is deleted or marked; again if it changed meanwhile (upstream's
+// AdmissionToValidateObjectDeleteFunc, both phases).
+using DeleteAdmitFunc = std::function<Awaitable<std::optional<apimachinery::Status>>(
+    const ResourceSpec& spec, const std::string& ns, const std::string& name,
+    const nlohmann::json& existing, const DeleteOptions& options)>;
+
 // Admission of a Store's creates and updates in upstream's two phases: `mutate` before the
 // strategy prepares and validates the object (it may change it), `validate` after (the
-// object as it will be stored). Either may be null. An AdmitFunc alone is a mutating-phase
-// check that changes nothing (as upstream's NamespaceLifecycle is).
+// object as it will be stored), and of its deletions (`delete_`). Any may be null. An
+// AdmitFunc alone is a mutating-phase check that changes nothing (as upstream's
+// NamespaceLifecycle is).
 struct Admission {
   Admission() = default;
   Admission(std::nullptr_t) {}  // NOLINT(google-explicit-constructor): no admission
   Admission(AdmitFunc check);   // NOLINT(google-explicit-constructor)
-  Admission(MutateFunc mutate, AdmitFunc validate)
-      : mutate(std::move(mutate)), validate(std::move(validate)) {}
+  Admission(MutateFunc mutate, AdmitFunc validate, DeleteAdmitFunc delete_ = nullptr)
+      : mutate(std::move(mutate)), validate(std::move(validate)), delete_(std::move(delete_)) {}
   MutateFunc mutate;
   AdmitFunc validate;
+  DeleteAdmitFunc delete_;
 };
 
 class Store {

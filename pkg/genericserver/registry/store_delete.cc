@@ -71,6 +71,10 @@ Awaitable<Result<DeleteResult>> Store::Delete(std::string ns, std::string name,
               ", ResourceVersion in object meta: " + MetaString(old, "resourceVersion")));
     }
     if (auto refused = spec_->strategy->RefuseDelete(old)) co_return std::unexpected(*refused);
+    if (admission_.delete_) {
+      if (auto denied = co_await admission_.delete_(*spec_, ns, name, old, options))
+        co_return std::unexpected(*denied);
+    }
     // Only what was read may be deleted or marked: anything newer starts over.
     storage::Preconditions as_read;
     as_read.resource_version = MetaString(old, "resourceVersion");

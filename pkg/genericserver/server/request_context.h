@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pkg/genericserver/authn/user.h"
 #include "pkg/genericserver/endpoints/request_info.h"
@@ -27,6 +28,9 @@ struct RequestContext {
   // Set by WithAudit while the request is audited (null otherwise): what the filters and
   // handlers below add to its event (pkg/genericserver/audit/context.h).
   audit::Context* audit = nullptr;
+  // What the handlers and admission warn the client of, sent as Warning headers with the
+  // answer (upstream's warning recorder).
+  std::vector<std::string> warnings;
 };
 
 }  // namespace genericserver

@@ -1,6 +1,7 @@
 #include "pkg/plugin/admission/plugins.h"
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
+#include "pkg/genericserver/admission/webhook/dispatcher.h"
 #include "pkg/plugin/admission/certificates.h"
 #include "pkg/plugin/admission/default_classes.h"
 #include "pkg/plugin/admission/limit_ranger.h"
@@ -51,6 +52,11 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       plugins.push_back(NewRuntimeClass(stores));
     } else if (name == "ResourceQuota") {
       plugins.push_back(NewResourceQuota(stores));
+    } else if (name == "MutatingAdmissionWebhook") {
+      plugins.push_back(::admission::webhook::NewMutatingWebhook(stores, settings.resolve_service));
+    } else if (name == "ValidatingAdmissionWebhook") {
+      plugins.push_back(
+          ::admission::webhook::NewValidatingWebhook(stores, settings.resolve_service));
     } else if (name != "AlwaysAdmit") {
       missing.push_back(name);
     }

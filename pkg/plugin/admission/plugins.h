@@ -10,6 +10,7 @@
 #include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/admission/stores.h"
 #include "pkg/genericserver/authz/authorizer.h"
+#include "pkg/genericserver/transport/webhook_client.h"
 
 namespace plugin::admission {
 
@@ -17,6 +18,8 @@ namespace plugin::admission {
 struct PluginSettings {
   int64_t default_not_ready_toleration_seconds = 300;
   int64_t default_unreachable_toleration_seconds = 300;
+  // Where the admission webhooks' clientConfig.service points.
+  transport::ServiceResolver resolve_service;
 };
 
 // The plugins read what they need from `stores` (namespaces, service accounts, priority

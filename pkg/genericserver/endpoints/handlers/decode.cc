@@ -141,7 +141,7 @@ registry::Result<json> DecodeObject(const RequestContext& ctx, const registry::R
   return body;
 }
 
-registry::Result<WriteRequest> ReadWriteRequest(const RequestContext& ctx, ResponseWriter& out,
+registry::Result<WriteRequest> ReadWriteRequest(RequestContext& ctx, ResponseWriter& out,
                                                 const registry::ResourceSpec& spec) {
   auto options = ParseWriteOptions(ctx);
   if (!options) return std::unexpected(options.error());

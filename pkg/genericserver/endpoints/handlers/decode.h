@@ -29,7 +29,7 @@ struct WriteRequest {
   registry::WriteOptions options;
   nlohmann::json object;
 };
-registry::Result<WriteRequest> ReadWriteRequest(const RequestContext& ctx, ResponseWriter& out,
+registry::Result<WriteRequest> ReadWriteRequest(RequestContext& ctx, ResponseWriter& out,
                                                 const registry::ResourceSpec& spec);
 // Parses JSON text; a 400 Status naming the problem otherwise.
 registry::Result<nlohmann::json> ParseJSON(std::string_view text);

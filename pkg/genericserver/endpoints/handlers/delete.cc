@@ -16,8 +16,10 @@ namespace v = apimachinery::validation;
 
 namespace {
 
-registry::Result<registry::DeleteOptions> ParseDeleteOptions(const RequestContext& ctx) {
+registry::Result<registry::DeleteOptions> ParseDeleteOptions(RequestContext& ctx) {
   registry::DeleteOptions o;
+  o.user = ctx.user;
+  o.warnings = &ctx.warnings;
   json body = json::object();
   if (!ctx.request.body.empty()) {
     auto parsed = BodyMediaType(ctx) == kProtobufType ? DecodeObject(ctx, nullptr)

@@ -103,7 +103,7 @@ registry::Result<registry::ListOptions> ParseListOptions(const RequestContext& c
   return o;
 }
 
-registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext& ctx) {
+registry::Result<registry::WriteOptions> ParseWriteOptions(RequestContext& ctx) {
   // The options kind upstream names in its 422s.
   const char* kind = ctx.request.method == "PUT"     ? "UpdateOptions"
                      : ctx.request.method == "PATCH" ? "PatchOptions"
@@ -121,6 +121,7 @@ registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext&
   }
   o.field_manager = ctx.request.query.Get("fieldManager").value_or("");
   o.user = ctx.user;
+  o.warnings = &ctx.warnings;
   if (o.field_manager.size() > 128) {
     return std::unexpected(InvalidOptions(kind, {v::FieldTooLong("fieldManager", 128)}));
   }

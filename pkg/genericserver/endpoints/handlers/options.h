@@ -12,7 +12,7 @@ std::optional<int64_t> ParseInt(std::string_view s);
 
 registry::Result<registry::ListOptions> ParseListOptions(const RequestContext& ctx, bool watch);
 // dryRun and fieldManager of a write.
-registry::Result<registry::WriteOptions> ParseWriteOptions(const RequestContext& ctx);
+registry::Result<registry::WriteOptions> ParseWriteOptions(RequestContext& ctx);
 // ?force of a PATCH: only for apply (422 otherwise), a Go boolean.
 registry::Result<bool> ParseForce(const RequestContext& ctx, bool apply);
 // An apply names its manager: ?fieldManager, or a 422.

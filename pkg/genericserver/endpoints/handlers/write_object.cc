@@ -1,9 +1,12 @@
 #include "pkg/genericserver/endpoints/handlers/write_object.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/protobuf/messages.h"
 #include "pkg/genericserver/apimachinery/yaml/yaml_json.h"
+#include "pkg/genericserver/endpoints/handlers/field_validation.h"
 #include "pkg/genericserver/registry/table.h"
 #include "pkg/genericserver/server/responses.h"
 
@@ -36,6 +39,16 @@ Awaitable<void> Send(ResponseWriter& out, int code, const std::string& type, std
   r.headers.Set("Content-Type", type);
   r.body = std::move(body);
   co_await out.Respond(std::move(r));
+}
+
+// The request's warnings as Warning headers, each once (upstream's recorder drops repeats).
+void SendWarnings(RequestContext& ctx, ResponseWriter& out) {
+  std::vector<std::string> unique;
+  for (std::string& w : ctx.warnings) {
+    if (std::find(unique.begin(), unique.end(), w) == unique.end()) unique.push_back(std::move(w));
+  }
+  ctx.warnings.clear();
+  AddWarnings(out, unique);
 }
 
 // How Go's %T names upstream's internal type of a kind: "*core.ConfigMap",
@@ -101,6 +114,7 @@ Awaitable<std::optional<OutputTarget>> Negotiate(RequestContext& ctx, ResponseWr
 
 Awaitable<void> WriteError(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
                            const apimachinery::Status& status) {
+  SendWarnings(ctx, out);
   auto target = NegotiateOutput(ctx.request.headers.Get("Accept").value_or(""), false,
                                 ServesProtobuf(scope.spec));
   if (target && (target->kind == Output::kYAML || target->protobuf)) {
@@ -120,6 +134,7 @@ namespace {
 // object) plain JSON or protobuf.
 Awaitable<void> Emit(RequestContext& ctx, ResponseWriter& out, const OutputTarget& target, int code,
                      const json& document, bool as_target) {
+  SendWarnings(ctx, out);
   if (target.kind == Output::kYAML) {
     co_await Send(out, code, "application/yaml", apimachinery::yaml::JSONToYAML(document));
     co_return;
@@ -162,6 +177,7 @@ Awaitable<void> WriteObjectMetadata(RequestContext& ctx, ResponseWriter& out, co
 
 Awaitable<void> WriteObject(RequestContext& ctx, ResponseWriter& out, const Scope& scope,
                             const OutputTarget& target, int code, const storage::Object& object) {
+  SendWarnings(ctx, out);
   switch (target.kind) {
     case Output::kJSON:
       if (target.protobuf) {

@@ -18,15 +18,6 @@ using nlohmann::json;
 constexpr char kGroupVersion[] = "authentication.k8s.io/v1";
 
 // authentication.k8s.io's UserInfo.
-json UserInfoJSON(const authn::UserInfo& user) {
-  json out = json::object();
-  if (!user.name.empty()) out["username"] = user.name;
-  if (!user.uid.empty()) out["uid"] = user.uid;
-  if (!user.groups.empty()) out["groups"] = user.groups;
-  if (!user.extra.empty()) out["extra"] = user.extra;
-  return out;
-}
-
 class TokenReview final : public registry::SubresourceAction {
  public:
   TokenReview(authn::AuthenticatorPtr authenticator, std::vector<std::string> api_audiences)
@@ -61,7 +52,7 @@ class TokenReview final : public registry::SubresourceAction {
         co_return std::unexpected(apimachinery::NewInternalError("error validating audiences"));
       }
       status["authenticated"] = true;
-      status["user"] = UserInfoJSON(**result);
+      status["user"] = authn::UserInfoJSON(**result);
       if (!(*result)->audiences.empty()) status["audiences"] = (*result)->audiences;
     }
     co_return AnswerWithStatus(std::move(body), std::move(status));
@@ -76,7 +67,7 @@ class SelfSubjectReview final : public registry::SubresourceAction {
  public:
   Awaitable<registry::Result<json>> Post(registry::Store&, std::string, std::string, json body,
                                          registry::WriteOptions options) const override {
-    json status = {{"userInfo", UserInfoJSON(options.user.value_or(authn::UserInfo{}))}};
+    json status = {{"userInfo", authn::UserInfoJSON(options.user.value_or(authn::UserInfo{}))}};
     co_return AnswerWithStatus(std::move(body), std::move(status));
   }
 };

@@ -1,0 +1,491 @@
+#include "pkg/genericserver/admission/webhook/dispatcher.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <nlohmann/json.hpp>
+
+#include "pkg/apiextensions/cel/program.h"
+#include "pkg/apiextensions/cel/schema_types.h"
+#include "pkg/genericserver/admission/webhook/matching.h"
+#include "pkg/genericserver/admission/webhook/review.h"
+#include "pkg/genericserver/apimachinery/labels/label_selector.h"
+#include "pkg/genericserver/apimachinery/patch/json_patch.h"
+#include "pkg/genericserver/apimachinery/validation/go_format.h"
+#include "pkg/genericserver/registry/object_meta.h"
+#include "pkg/util/log.h"
+#include "pkg/util/uuid.h"
+
+namespace admission::webhook {
+
+namespace {
+
+namespace net = boost::asio;
+namespace cel = apiextensions::cel;
+using apimachinery::Status;
+using apimachinery::labels::Selector;
+using apimachinery::validation::GoQuote;
+using nlohmann::json;
+
+// Upstream's per-expression cost limit of admission CEL (celconfig.PerCallLimit).
+constexpr int64_t kPerCallCostLimit = 1000000;
+
+struct Condition {
+  std::string name;
+  std::string expression;
+  std::shared_ptr<const cel::Program> program;  // null when it does not compile
+  std::string compile_error;
+};
+
+// One webhook of a configuration, ready to be matched and called. Immutable.
+struct Hook {
+  std::string name;
+  std::string configuration;
+  json rules;
+  Selector namespace_selector;
+  Selector object_selector;
+  std::string selector_error;  // a selector that does not parse
+  bool fail_open = false;      // failurePolicy: Ignore
+  bool exact = false;          // matchPolicy: Exact
+  std::string side_effects;
+  std::string review_version;  // "" when none is spoken
+  bool reinvoke = false;       // reinvocationPolicy: IfNeeded
+  std::vector<Condition> conditions;
+  std::shared_ptr<const transport::WebhookClient> client;
+  std::string client_error;
+};
+using HookPtr = std::shared_ptr<const Hook>;
+
+std::string Str(const json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+const json* Find(const json& object, const char* key) {
+  auto it = object.find(key);
+  return it == object.end() || it->is_null() ? nullptr : &*it;
+}
+
+HookPtr MakeHook(const json& configuration, const json& w,
+                 const transport::ServiceResolver& resolve) {
+  auto hook = std::make_shared<Hook>();
+  hook->name = Str(w, "name");
+  hook->configuration = registry::MetaString(configuration, "name");
+  if (const json* rules = Find(w, "rules")) hook->rules = *rules;
+  hook->fail_open = Str(w, "failurePolicy") == "Ignore";
+  hook->exact = Str(w, "matchPolicy") == "Exact";
+  hook->side_effects = Str(w, "sideEffects");
+  hook->reinvoke = Str(w, "reinvocationPolicy") == "IfNeeded";
+  const json* versions = Find(w, "admissionReviewVersions");
+  hook->review_version = versions != nullptr ? ReviewVersion(*versions) : "";
+  for (auto [field, selector] : {std::pair{"namespaceSelector", &hook->namespace_selector},
+                                 std::pair{"objectSelector", &hook->object_selector}}) {
+    auto parsed = ParseSelector(Find(w, field));
+    if (parsed) {
+      *selector = std::move(*parsed);
+    } else if (hook->selector_error.empty()) {
+      hook->selector_error = parsed.error();
+    }
+  }
+  if (const json* conditions = Find(w, "matchConditions"); conditions && conditions->is_array()) {
+    const std::vector<cel::Declaration> vars = {
+        {"object", cel::DynType()}, {"oldObject", cel::DynType()}, {"request", cel::DynType()}};
+    for (const json& c : *conditions) {
+      if (!c.is_object()) continue;
+      Condition condition{Str(c, "name"), Str(c, "expression"), nullptr, ""};
+      cel::CompileResult compiled = cel::CompileExpression(condition.expression, vars);
+      condition.program = std::move(compiled.program);
+      condition.compile_error = std::move(compiled.errors);
+      hook->conditions.push_back(std::move(condition));
+    }
+  }
+  int timeout_seconds = 10;
+  if (const json* t = Find(w, "timeoutSeconds"); t && t->is_number_integer()) {
+    timeout_seconds = t->get<int>();
+  }
+  const json* client_config = Find(w, "clientConfig");
+  auto client =
+      transport::WebhookClient::New(client_config ? *client_config : json::object(), hook->name,
+                                    resolve, std::chrono::seconds(timeout_seconds));
+  if (client) {
+    hook->client = std::move(*client);
+  } else {
+    hook->client_error = "could not get REST client: " + client.error();
+  }
+  return hook;
+}
+
+// The webhooks of one kind of configuration, made once per configuration resourceVersion.
+class HookSource {
+ public:
+  HookSource(std::shared_ptr<const Stores> stores, std::string resource,
+             transport::ServiceResolver resolve)
+      : stores_(std::move(stores)), resource_(std::move(resource)), resolve_(std::move(resolve)) {}
+
+  // Every webhook, configurations by name.
+  Awaitable<std::vector<HookPtr>> Current() const {
+    std::vector<HookPtr> out;
+    auto store = stores_->Get(resource_);
+    if (!store) co_return out;
+    auto listed = co_await ListCached(store, "");
+    if (!listed) {
+      KLOG_WARNING << "Reading " << resource_ << " failed: " << listed.error().message;
+      co_return out;
+    }
+    std::vector<const json*> configurations;
+    for (const json& c : *listed) configurations.push_back(&c);
+    std::sort(configurations.begin(), configurations.end(), [](const json* a, const json* b) {
+      return registry::MetaString(*a, "name") < registry::MetaString(*b, "name");
+    });
+    std::lock_guard lock(mu_);
+    std::map<std::string, Entry> next;
+    for (const json* c : configurations) {
+      const std::string uid = registry::MetaString(*c, "uid");
+      const std::string rv = registry::MetaString(*c, "resourceVersion");
+      Entry entry;
+      if (auto it = cache_.find(uid); it != cache_.end() && it->second.resource_version == rv) {
+        entry = it->second;
+      } else {
+        entry.resource_version = rv;
+        if (const json* webhooks = Find(*c, "webhooks"); webhooks && webhooks->is_array()) {
+          for (const json& w : *webhooks) {
+            if (w.is_object()) entry.hooks.push_back(MakeHook(*c, w, resolve_));
+          }
+        }
+      }
+      out.insert(out.end(), entry.hooks.begin(), entry.hooks.end());
+      next[uid] = std::move(entry);
+    }
+    cache_ = std::move(next);
+    co_return out;
+  }
+
+ private:
+  struct Entry {
+    std::string resource_version;
+    std::vector<HookPtr> hooks;
+  };
+  std::shared_ptr<const Stores> stores_;
+  std::string resource_;
+  transport::ServiceResolver resolve_;
+  mutable std::mutex mu_;
+  mutable std::map<std::string, Entry> cache_;  // by configuration uid
+};
+
+bool IsNamespace(const registry::ResourceSpec& spec) {
+  return spec.group.empty() && spec.plural == "namespaces";
+}
+
+// The labels the namespaceSelector is matched against: a Namespace's own when it is being
+// created or updated, else the request namespace's (NotFound as it is).
+Awaitable<registry::Result<std::map<std::string, std::string>>> NamespaceLabels(
+    const Stores& stores, const Attributes& a, const json& object) {
+  if (IsNamespace(a.spec) && a.options.subresource.empty() && a.operation != Operation::kDelete) {
+    co_return apimachinery::labels::LabelsOf(object);
+  }
+  const std::string name = IsNamespace(a.spec) ? a.name : a.ns;
+  auto store = stores.Get("namespaces");
+  if (!store) co_return std::map<std::string, std::string>{};
+  auto found = co_await Lookup(store, "", name);
+  if (!found) {
+    if (found.error().code == 404) co_return std::unexpected(found.error());
+    co_return std::unexpected(apimachinery::NewInternalError(found.error().message));
+  }
+  co_return apimachinery::labels::LabelsOf(*found);
+}
+
+// The AdmissionRequest CEL's `request` sees: the review's request without the objects.
+json RequestVariable(const Attributes& a) {
+  json review = NewAdmissionReview("v1", "", a, json());
+  json request = std::move(review["request"]);
+  request.erase("object");
+  request.erase("oldObject");
+  request.erase("uid");
+  return request;
+}
+
+// The matchConditions: all must be true. An error (a condition that does not compile or
+// evaluate) counts only when none is false; with failurePolicy Fail it refuses the request.
+std::expected<bool, Status> ConditionsMatch(const Hook& hook, const Attributes& a,
+                                            const json& object) {
+  if (hook.conditions.empty()) return true;
+  const cel::TypePtr dyn = cel::DynType();
+  const std::vector<std::pair<std::string, cel::Value>> vars = {
+      {"object", cel::JsonToValue(object, dyn)},
+      {"oldObject", cel::JsonToValue(a.old != nullptr ? *a.old : json(), dyn)},
+      {"request", cel::JsonToValue(RequestVariable(a), dyn)}};
+  std::vector<std::string> errors;
+  for (const Condition& c : hook.conditions) {
+    if (!c.program) {
+      errors.push_back("compilation error: " + c.compile_error);
+      continue;
+    }
+    cel::EvalResult r = cel::Evaluate(*c.program, vars, kPerCallCostLimit);
+    if (r.cost_exceeded) {
+      errors.push_back(
+          "validation failed due to running out of cost budget, no further validation rules "
+          "will be run");
+    } else if (r.value.IsError()) {
+      errors.push_back("expression '" + c.expression + "' resulted in error: " + r.value.str());
+    } else if (r.value.kind != cel::Kind::kBool) {
+      errors.push_back("expression '" + c.expression + "' resulted in error: no such overload");
+    } else if (!r.value.b) {
+      return false;
+    }
+  }
+  if (errors.empty()) return true;
+  if (hook.fail_open) return false;
+  std::string joined;
+  if (errors.size() == 1) {
+    joined = errors[0];
+  } else {
+    joined = "[";
+    for (size_t i = 0; i < errors.size(); ++i) joined += (i ? ", " : "") + errors[i];
+    joined += "]";
+  }
+  return std::unexpected(apimachinery::NewForbidden(a.spec.Resource(), a.name, joined));
+}
+
+// Whether the hook is called for the request (upstream's ShouldCallHook).
+Awaitable<std::expected<bool, Status>> ShouldCall(const Stores& stores, const Hook& hook,
+                                                  const Attributes& a, const json& object) {
+  const RuleRequest rule_request{a.operation,           a.spec.group,
+                                 a.spec.version,        a.spec.plural,
+                                 a.options.subresource, !a.spec.namespaced || IsNamespace(a.spec)};
+  if (!RulesMatch(hook.rules, rule_request, !hook.exact)) co_return false;
+  if (!hook.selector_error.empty()) {
+    co_return std::unexpected(apimachinery::NewInternalError(hook.selector_error));
+  }
+  const bool cluster_request = a.ns.empty() && !IsNamespace(a.spec);
+  if (!cluster_request && !hook.namespace_selector.Empty()) {
+    auto labels = co_await NamespaceLabels(stores, a, object);
+    if (!labels) co_return std::unexpected(labels.error());
+    if (!hook.namespace_selector.Matches(*labels)) co_return false;
+  }
+  if (!ObjectSelectorMatches(hook.object_selector, object, a.old)) co_return false;
+  co_return ConditionsMatch(hook, a, object);
+}
+
+// One call: the verdict, or an error in calling (for the failurePolicy to judge).
+Awaitable<std::expected<Verdict, CallError>> Call(HookPtr hook, const Attributes& a,
+                                                  const json& object, bool mutating) {
+  if (!hook->client) co_return std::unexpected(CallError{hook->client_error});
+  if (hook->review_version.empty()) {
+    co_return std::unexpected(
+        CallError{"could not create admission objects: webhook does not accept known "
+                  "AdmissionReview versions (v1, v1beta1)"});
+  }
+  const std::string uid = util::NewUUID();
+  std::string body = NewAdmissionReview(hook->review_version, uid, a, object)
+                         .dump(-1, ' ', false, json::error_handler_t::replace);
+  auto answer = co_await transport::WebhookClient::Post(hook->client, std::move(body));
+  if (!answer) {
+    co_return std::unexpected(CallError{"failed to call webhook: Post " +
+                                        GoQuote(hook->client->url()) + ": " + answer.error()});
+  }
+  co_return ReadAdmissionAnswer(*answer, hook->review_version, uid, mutating);
+}
+
+Status CallingError(const Hook& hook, const CallError& e) {
+  return apimachinery::NewInternalError("failed calling webhook " + GoQuote(hook.name) + ": " +
+                                        e.reason);
+}
+
+bool DryRunSafe(const Hook& hook) {
+  return hook.side_effects == "None" || hook.side_effects == "NoneOnDryRun";
+}
+
+// Upstream's dry-run refusal (400).
+std::optional<Status> RefuseDryRun(const Hook& hook, const Attributes& a) {
+  if (!a.options.dry_run || DryRunSafe(hook)) return std::nullopt;
+  return apimachinery::NewBadRequest("admission webhook " + GoQuote(hook.name) +
+                                     " does not support dry run");
+}
+
+void Warn(const Attributes& a, const std::vector<std::string>& warnings) {
+  if (a.options.warnings == nullptr) return;
+  a.options.warnings->insert(a.options.warnings->end(), warnings.begin(), warnings.end());
+}
+
+class MutatingWebhook final : public Plugin {
+ public:
+  MutatingWebhook(std::shared_ptr<const Stores> stores, transport::ServiceResolver resolve)
+      : stores_(stores),
+        hooks_(stores, "mutatingwebhookconfigurations.admissionregistration.k8s.io",
+               std::move(resolve)) {}
+
+  bool Handles(Operation) const override { return true; }
+
+  Awaitable<std::optional<Status>> Admit(const Attributes& a, json& object) const override {
+    if (ExemptResource(a.spec.group, a.spec.plural)) co_return std::nullopt;
+    const std::vector<HookPtr> hooks = co_await hooks_.Current();
+    if (hooks.empty()) co_return std::nullopt;
+    // Round 0 calls every hook that matches; round 1 only those IfNeeded hooks whose object
+    // a later hook changed.
+    std::set<size_t> invoked_if_needed, reinvoke;
+    for (int round = 0; round < 2; ++round) {
+      if (round == 1 && reinvoke.empty()) break;
+      for (size_t i = 0; i < hooks.size(); ++i) {
+        const Hook& hook = *hooks[i];
+        if (round == 1 && !reinvoke.contains(i)) continue;
+        auto should = co_await ShouldCall(*stores_, hook, a, object);
+        if (!should) co_return should.error();
+        if (!*should) continue;
+        if (auto refused = RefuseDryRun(hook, a)) co_return refused;
+        auto verdict = co_await Call(hooks[i], a, object, true);
+        if (!verdict) {
+          if (hook.fail_open) {
+            KLOG_WARNING << "Failed calling webhook, failing open " << hook.name << ": "
+                         << verdict.error().reason;
+            continue;
+          }
+          co_return CallingError(hook, verdict.error());
+        }
+        Warn(a, verdict->warnings);
+        if (!verdict->allowed) co_return DenialStatus(hook.name, verdict->status);
+        if (verdict->patch && !verdict->patch->empty()) {
+          if (a.operation == Operation::kDelete) {
+            co_return apimachinery::NewInternalError(
+                "admission webhook " + GoQuote(hook.name) +
+                " attempted to modify the object, which is not supported for this operation");
+          }
+          auto patched = apimachinery::patch::ApplyJsonPatch(object, *verdict->patch);
+          if (!patched) co_return apimachinery::NewInternalError(patched.error().message);
+          if (!patched->is_object()) {
+            co_return apimachinery::NewInternalError("admission webhook " + GoQuote(hook.name) +
+                                                     " patched the object into a " +
+                                                     std::string(patched->type_name()));
+          }
+          if (*patched != object) {
+            object = std::move(*patched);
+            // Everything called before this change sees it on reinvocation.
+            for (size_t earlier : invoked_if_needed) {
+              if (earlier != i && round == 0) reinvoke.insert(earlier);
+            }
+          }
+        }
+        if (hook.reinvoke && round == 0) invoked_if_needed.insert(i);
+      }
+    }
+    co_return std::nullopt;
+  }
+
+ private:
+  std::shared_ptr<const Stores> stores_;
+  HookSource hooks_;
+};
+
+// What one validating call came to: nothing, or the refusal.
+using Outcome = std::optional<Status>;
+
+class ValidatingWebhook final : public Plugin {
+ public:
+  ValidatingWebhook(std::shared_ptr<const Stores> stores, transport::ServiceResolver resolve)
+      : stores_(stores),
+        hooks_(stores, "validatingwebhookconfigurations.admissionregistration.k8s.io",
+               std::move(resolve)) {}
+
+  bool Handles(Operation) const override { return true; }
+
+  Awaitable<std::optional<Status>> Validate(const Attributes& a,
+                                            const json& object) const override {
+    if (ExemptResource(a.spec.group, a.spec.plural)) co_return std::nullopt;
+    const std::vector<HookPtr> all = co_await hooks_.Current();
+    std::vector<HookPtr> called;
+    for (const HookPtr& hook : all) {
+      auto should = co_await ShouldCall(*stores_, *hook, a, object);
+      if (!should) co_return should.error();
+      if (!*should) continue;
+      if (auto refused = RefuseDryRun(*hook, a)) co_return refused;
+      called.push_back(hook);
+    }
+    if (called.empty()) co_return std::nullopt;
+    std::vector<std::vector<std::string>> warnings(called.size());
+    std::optional<Status> first;
+    if (called.size() == 1) {
+      first = co_await CallOne(called[0], a, object, warnings[0]);
+    } else {
+      // Concurrently, on a strand of their own that this coroutine waits for.
+      auto strand = net::make_strand(co_await net::this_coro::executor);
+      first =
+          co_await net::co_spawn(strand, CallAll(called, a, object, warnings), net::use_awaitable);
+    }
+    for (const auto& w : warnings) Warn(a, w);
+    co_return first;
+  }
+
+ private:
+  static Awaitable<Outcome> CallOne(HookPtr hook, const Attributes& a, const json& object,
+                                    std::vector<std::string>& warnings) {
+    auto verdict = co_await Call(hook, a, object, false);
+    if (!verdict) {
+      if (hook->fail_open) {
+        KLOG_WARNING << "Failed calling webhook, failing open " << hook->name << ": "
+                     << verdict.error().reason;
+        co_return std::nullopt;
+      }
+      co_return CallingError(*hook, verdict.error());
+    }
+    warnings = std::move(verdict->warnings);
+    if (!verdict->allowed) co_return DenialStatus(hook->name, verdict->status);
+    co_return std::nullopt;
+  }
+
+  // Runs on a strand: every call spawned there, the first refusal to complete returned once
+  // all have.
+  static Awaitable<Outcome> CallAll(std::vector<HookPtr> hooks, const Attributes& a,
+                                    const json& object,
+                                    std::vector<std::vector<std::string>>& warnings) {
+    auto executor = co_await net::this_coro::executor;
+    struct Join {
+      explicit Join(const net::any_io_executor& ex) : timer(ex) {}
+      net::steady_timer timer;
+      size_t pending = 0;
+      Outcome first;
+    };
+    auto join = std::make_shared<Join>(executor);
+    join->timer.expires_at(net::steady_timer::time_point::max());
+    join->pending = hooks.size();
+    for (size_t i = 0; i < hooks.size(); ++i) {
+      net::co_spawn(executor, CallOne(hooks[i], a, object, warnings[i]),
+                    [join](std::exception_ptr e, Outcome outcome) {
+                      if (e) outcome = apimachinery::NewInternalError("webhook call failed");
+                      if (outcome && !join->first) join->first = std::move(outcome);
+                      if (--join->pending == 0) join->timer.cancel();
+                    });
+    }
+    if (join->pending > 0) {
+      boost::system::error_code ec;
+      co_await join->timer.async_wait(net::redirect_error(net::use_awaitable, ec));
+    }
+    co_return join->first;
+  }
+
+  std::shared_ptr<const Stores> stores_;
+  HookSource hooks_;
+};
+
+}  // namespace
+
+PluginPtr NewMutatingWebhook(std::shared_ptr<const Stores> stores,
+                             transport::ServiceResolver resolve_service) {
+  return std::make_shared<MutatingWebhook>(std::move(stores), std::move(resolve_service));
+}
+
+PluginPtr NewValidatingWebhook(std::shared_ptr<const Stores> stores,
+                               transport::ServiceResolver resolve_service) {
+  return std::make_shared<ValidatingWebhook>(std::move(stores), std::move(resolve_service));
+}
+
+}  // namespace admission::webhook

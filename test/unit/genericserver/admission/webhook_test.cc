@@ -1,0 +1,155 @@
+// The network-free parts of the admission webhooks: rules, selectors, the AdmissionReview
+// and the reading of answers, with upstream's messages.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "pkg/genericserver/admission/webhook/matching.h"
+#include "pkg/genericserver/admission/webhook/review.h"
+#include "pkg/util/base64.h"
+
+using admission::Operation;
+using admission::webhook::RuleRequest;
+using admission::webhook::RulesMatch;
+using nlohmann::json;
+
+namespace {
+
+json Rule(json resources, std::string scope = "*") {
+  return json::array({{{"operations", {"CREATE"}},
+                       {"apiGroups", {"apps"}},
+                       {"apiVersions", {"v1"}},
+                       {"resources", std::move(resources)},
+                       {"scope", scope}}});
+}
+
+RuleRequest Deployments(std::string_view subresource = "") {
+  return {Operation::kCreate, "apps", "v1", "deployments", subresource, false};
+}
+
+transport::HttpAnswer Answer(json review, int status = 200) {
+  return {status, "application/json", review.dump()};
+}
+
+}  // namespace
+
+TEST_CASE("webhook rules: resources, subresources, scope and versions", "[admission]") {
+  CHECK(RulesMatch(Rule({"deployments"}), Deployments()));
+  CHECK_FALSE(RulesMatch(Rule({"deployments"}), Deployments("status")));
+  CHECK(RulesMatch(Rule({"*"}), Deployments()));
+  CHECK_FALSE(RulesMatch(Rule({"*"}), Deployments("scale")));
+  CHECK(RulesMatch(Rule({"*/*"}), Deployments("scale")));
+  CHECK(RulesMatch(Rule({"deployments/*"}), Deployments()));
+  CHECK(RulesMatch(Rule({"deployments/*"}), Deployments("status")));
+  CHECK(RulesMatch(Rule({"*/status"}), Deployments("status")));
+  CHECK_FALSE(RulesMatch(Rule({"*/status"}), Deployments()));
+  CHECK_FALSE(RulesMatch(Rule({"replicasets"}), Deployments()));
+  CHECK(RulesMatch(Rule({"deployments"}, "Namespaced"), Deployments()));
+  CHECK_FALSE(RulesMatch(Rule({"deployments"}, "Cluster"), Deployments()));
+  RuleRequest update = Deployments();
+  update.operation = Operation::kUpdate;
+  CHECK_FALSE(RulesMatch(Rule({"deployments"}), update));
+  RuleRequest other_version = Deployments();
+  other_version.version = "v2";
+  CHECK_FALSE(RulesMatch(Rule({"deployments"}), other_version));
+  CHECK(RulesMatch(Rule({"deployments"}), other_version, /*any_version=*/true));
+  CHECK(admission::webhook::ExemptResource("admissionregistration.k8s.io",
+                                           "mutatingwebhookconfigurations"));
+  CHECK_FALSE(admission::webhook::ExemptResource("", "configmaps"));
+}
+
+TEST_CASE("webhook selectors: object or old object, bad selectors", "[admission]") {
+  const json selector = {{"matchLabels", {{"app", "web"}}}};
+  auto parsed = admission::webhook::ParseSelector(&selector);
+  REQUIRE(parsed);
+  const json web = {{"metadata", {{"labels", {{"app", "web"}}}}}};
+  const json db = {{"metadata", {{"labels", {{"app", "db"}}}}}};
+  CHECK(admission::webhook::ObjectSelectorMatches(*parsed, web, nullptr));
+  CHECK_FALSE(admission::webhook::ObjectSelectorMatches(*parsed, db, nullptr));
+  CHECK(admission::webhook::ObjectSelectorMatches(*parsed, db, &web));
+  CHECK(admission::webhook::ObjectSelectorMatches(*parsed, json(), &web));  // a deletion
+  const json bad = {{"matchExpressions", {{{"key", "a"}, {"operator", "Near"}}}}};
+  auto refused = admission::webhook::ParseSelector(&bad);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error() == "\"Near\" is not a valid label selector operator");
+  auto none = admission::webhook::ParseSelector(nullptr);
+  REQUIRE(none);
+  CHECK(none->Empty());
+}
+
+TEST_CASE("admission review versions and answers", "[admission]") {
+  using admission::webhook::ReadAdmissionAnswer;
+  CHECK(admission::webhook::ReviewVersion(json{"v2", "v1beta1", "v1"}) == "v1beta1");
+  CHECK(admission::webhook::ReviewVersion(json{"v2"}).empty());
+
+  const json ok = {{"apiVersion", "admission.k8s.io/v1"},
+                   {"kind", "AdmissionReview"},
+                   {"response", {{"uid", "u1"}, {"allowed", true}, {"warnings", {"w", ""}}}}};
+  auto verdict = ReadAdmissionAnswer(Answer(ok), "v1", "u1", true);
+  REQUIRE(verdict);
+  CHECK(verdict->allowed);
+  CHECK(verdict->warnings == std::vector<std::string>{"w"});
+  CHECK_FALSE(verdict->patch);
+
+  auto wrong_uid = ReadAdmissionAnswer(Answer(ok), "v1", "u2", true);
+  REQUIRE_FALSE(wrong_uid);
+  CHECK(wrong_uid.error().reason ==
+        "received invalid webhook response: expected response.uid=\"u2\", got \"u1\"");
+  // v1beta1 answers are not checked for their uid or kind.
+  CHECK(ReadAdmissionAnswer(Answer(ok), "v1beta1", "u2", true));
+
+  json wrong_kind = ok;
+  wrong_kind["apiVersion"] = "admission.k8s.io/v1beta1";
+  auto kind_error = ReadAdmissionAnswer(Answer(wrong_kind), "v1", "u1", true);
+  REQUIRE_FALSE(kind_error);
+  CHECK(kind_error.error().reason ==
+        "received invalid webhook response: expected webhook response of admission.k8s.io/v1, "
+        "Kind=AdmissionReview, got admission.k8s.io/v1beta1, Kind=AdmissionReview");
+
+  json patched = ok;
+  patched["response"]["patch"] = util::Base64Encode(R"([{"op":"add","path":"/data","value":{}}])");
+  auto no_type = ReadAdmissionAnswer(Answer(patched), "v1", "u1", true);
+  REQUIRE_FALSE(no_type);
+  CHECK(no_type.error().reason ==
+        "received invalid webhook response: webhook returned response.patch but not "
+        "response.patchType");
+  patched["response"]["patchType"] = "JSONPatch";
+  auto with_patch = ReadAdmissionAnswer(Answer(patched), "v1", "u1", true);
+  REQUIRE(with_patch);
+  REQUIRE(with_patch->patch);
+  CHECK((*with_patch->patch)[0]["op"] == "add");
+  auto validating = ReadAdmissionAnswer(Answer(patched), "v1", "u1", false);
+  REQUIRE_FALSE(validating);
+  CHECK(validating.error().reason ==
+        "received invalid webhook response: validating webhook may not return response.patch");
+  patched["response"]["patchType"] = "Merge";
+  CHECK(ReadAdmissionAnswer(Answer(patched), "v1", "u1", true).error().reason ==
+        "received invalid webhook response: webhook returned invalid response.patchType of "
+        "\"Merge\"");
+
+  auto failed = ReadAdmissionAnswer(Answer(json::object(), 404), "v1", "u1", true);
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().reason ==
+        "failed to call webhook: the server could not find the requested resource");
+}
+
+TEST_CASE("admission webhook denials as upstream's ToStatusErr", "[admission]") {
+  using admission::webhook::DenialStatus;
+  auto plain = DenialStatus("w.example.com", json());
+  CHECK(plain.code == 400);
+  CHECK(plain.message ==
+        "admission webhook \"w.example.com\" denied the request without "
+        "explanation");
+  auto low = DenialStatus("w", {{"code", 200}, {"reason", "NotWanted"}});
+  CHECK(low.code == 400);
+  CHECK(low.message == "admission webhook \"w\" denied the request: NotWanted");
+  auto full = DenialStatus("w", {{"code", 409},
+                                 {"reason", "Conflict"},
+                                 {"message", "taken"},
+                                 {"details", {{"name", "x"}, {"causes", {{{"field", "f"}}}}}}});
+  CHECK(full.code == 409);
+  CHECK(full.reason == "Conflict");
+  CHECK(full.message == "admission webhook \"w\" denied the request: taken");
+  REQUIRE(full.details);
+  CHECK(full.details->name == "x");
+  CHECK(full.details->causes.at(0).field == "f");
+}
