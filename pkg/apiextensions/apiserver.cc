@@ -11,7 +11,8 @@ CustomResourceDefinitions::~CustomResourceDefinitions() = default;
 
 std::unique_ptr<CustomResourceDefinitions> CustomResourceDefinitions::New(
     const genericserver::CompletedConfig& config, genericserver::DelegationTarget& delegate,
-    storage::StorageFactory& storage, registry::Admission admission) {
+    storage::StorageFactory& storage, registry::Admission admission,
+    std::function<void(std::shared_ptr<registry::Store>)> made_store) {
   auto s = std::unique_ptr<CustomResourceDefinitions>(new CustomResourceDefinitions());
   s->generic_ = config.New("apiextensions-apiserver", delegate);
   genericserver::Lifecycle* lifecycle = config.Get().lifecycle.get();
@@ -28,8 +29,9 @@ std::unique_ptr<CustomResourceDefinitions> CustomResourceDefinitions::New(
   handlers["v1"] = std::move(handler);
   s->generic_->InstallAPIGroup(std::move(group), std::move(handlers));
 
-  s->serving_ = std::make_unique<CustomResourceServing>(storage, std::move(admission), lifecycle,
-                                                        delegate.UnprotectedHandler());
+  s->serving_ =
+      std::make_unique<CustomResourceServing>(storage, std::move(admission), lifecycle,
+                                              delegate.UnprotectedHandler(), std::move(made_store));
   CustomResourceServing& serving = *s->serving_;
   s->generic_->Mux().HandlePrefix("/apis/", serving.Handler());
   s->generic_->AddDynamicGroups([&serving] { return serving.Groups(); });

@@ -3,6 +3,7 @@
 // group its CRDs define, served as the CRD controller establishes them. Last in the
 // delegation chain; what it does not serve reaches the 404 at the chain's end.
 
+#include <functional>
 #include <memory>
 
 #include "pkg/genericserver/registry/store.h"
@@ -17,10 +18,12 @@ class CustomResourceServing;
 class CustomResourceDefinitions {
  public:
   // The delegate and the storage must outlive the server. `admission` is the admission
-  // chain custom resources pass through, as built-in ones do.
+  // chain custom resources pass through, as built-in ones do; `made_store` (optional) is
+  // told of every custom resource Store as it is made (admission reads parameters there).
   static std::unique_ptr<CustomResourceDefinitions> New(
       const genericserver::CompletedConfig& config, genericserver::DelegationTarget& delegate,
-      storage::StorageFactory& storage, registry::Admission admission);
+      storage::StorageFactory& storage, registry::Admission admission,
+      std::function<void(std::shared_ptr<registry::Store>)> made_store = nullptr);
   ~CustomResourceDefinitions();
   genericserver::GenericAPIServer& GenericServer() { return *generic_; }
 

@@ -145,12 +145,13 @@ storage::Conversion VersionConversion(registry::ResourceSpecPtr resource,
 
 }  // namespace
 
-CustomResourceServing::CustomResourceServing(storage::StorageFactory& storage,
-                                             registry::Admission admission,
-                                             genericserver::Lifecycle* lifecycle,
-                                             genericserver::Handler& not_found)
+CustomResourceServing::CustomResourceServing(
+    storage::StorageFactory& storage, registry::Admission admission,
+    genericserver::Lifecycle* lifecycle, genericserver::Handler& not_found,
+    std::function<void(std::shared_ptr<registry::Store>)> made_store)
     : storage_(storage),
       admission_(std::move(admission)),
+      made_store_(std::move(made_store)),
       lifecycle_(lifecycle),
       not_found_(not_found),
       resolver_(std::make_shared<registry::ServiceResolver>(storage)),
@@ -231,6 +232,7 @@ std::expected<void, std::string> CustomResourceServing::Serve(const json& crd) {
           cache, VersionConversion(resource, storage_version, webhook, webhook_error));
     }
     auto store = std::make_shared<registry::Store>(resource, std::move(storage), admission_);
+    if (made_store_ && served) made_store_(store);
     if (name == storage_version) entry->storage_store = store;
     if (served) {
       entry->versions.push_back(name);

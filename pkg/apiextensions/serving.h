@@ -5,6 +5,7 @@
 // described to discovery and OpenAPI by Groups(). Changes swap in a new snapshot built
 // from the old one, rebuilding only the CRD's own group; requests in flight keep theirs.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,9 +25,11 @@ namespace apiextensions {
 
 class CustomResourceServing {
  public:
-  // storage, lifecycle and not_found (answers what no CRD serves) must outlive this.
+  // storage, lifecycle and not_found (answers what no CRD serves) must outlive this;
+  // made_store (may be null) is told of each Store made.
   CustomResourceServing(storage::StorageFactory& storage, registry::Admission admission,
-                        genericserver::Lifecycle* lifecycle, genericserver::Handler& not_found);
+                        genericserver::Lifecycle* lifecycle, genericserver::Handler& not_found,
+                        std::function<void(std::shared_ptr<registry::Store>)> made_store);
   ~CustomResourceServing();
 
   // Serves the CRD's served versions as the CRD now says (replacing what was served for
@@ -54,6 +57,7 @@ class CustomResourceServing {
 
   storage::StorageFactory& storage_;
   registry::Admission admission_;
+  std::function<void(std::shared_ptr<registry::Store>)> made_store_;
   genericserver::Lifecycle* lifecycle_;
   genericserver::Handler& not_found_;
   std::shared_ptr<const registry::ServiceResolver> resolver_;  // for conversion webhooks

@@ -27,7 +27,10 @@ ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
       plugin::admission::NewPlugins(master.admission_plugins, with_admission.admission_stores,
                                     config.Get().authorizer, settings));
   chain.extensions = apiextensions::CustomResourceDefinitions::New(
-      config, *chain.not_found, storage, with_admission.admission);
+      config, *chain.not_found, storage, with_admission.admission,
+      [stores = with_admission.admission_stores](std::shared_ptr<registry::Store> store) {
+        stores->Add(std::move(store));
+      });
   chain.master =
       master::Instance::New(config, chain.extensions->GenericServer(), storage, with_admission);
   chain.aggregator =

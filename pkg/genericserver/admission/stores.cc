@@ -13,8 +13,18 @@ namespace admission {
 void Stores::Add(std::shared_ptr<registry::Store> store) {
   const registry::ResourceSpec& spec = store->Spec();
   std::string resource = spec.group.empty() ? spec.plural : spec.plural + "." + spec.group;
+  std::string kind = spec.GroupVersion() + "/" + spec.kind;
   std::lock_guard lock(mu_);
+  kinds_[std::move(kind)] = store;
   stores_[std::move(resource)] = std::move(store);
+}
+
+std::shared_ptr<registry::Store> Stores::GetKind(std::string_view api_version,
+                                                 std::string_view kind) const {
+  const std::string key = std::string(api_version) + "/" + std::string(kind);
+  std::lock_guard lock(mu_);
+  auto it = kinds_.find(key);
+  return it == kinds_.end() ? nullptr : it->second;
 }
 
 std::shared_ptr<registry::Store> Stores::Get(std::string_view resource) const {

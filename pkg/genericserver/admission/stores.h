@@ -19,13 +19,18 @@ namespace admission {
 
 class Stores {
  public:
+  // Registers a store by its resource and by its kind (a later one of the same replaces it).
   void Add(std::shared_ptr<registry::Store> store);
   // The store of `resource` (plural, then "." and the group unless core), or null.
   std::shared_ptr<registry::Store> Get(std::string_view resource) const;
+  // The store of a kind at an apiVersion ("v1", "group/version"), or null.
+  std::shared_ptr<registry::Store> GetKind(std::string_view api_version,
+                                           std::string_view kind) const;
 
  private:
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<registry::Store>, std::less<>> stores_;
+  std::map<std::string, std::shared_ptr<registry::Store>, std::less<>> kinds_;  // "gv/Kind"
 };
 
 // What plugins read, as upstream's plugins read their informers with a live read behind:

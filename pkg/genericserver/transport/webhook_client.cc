@@ -11,6 +11,7 @@
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
 #include "pkg/genericserver/transport/https_client.h"
 #include "pkg/util/base64.h"
+#include "pkg/util/strings.h"
 
 namespace transport {
 
@@ -96,19 +97,12 @@ bool IsTextResponse(std::string_view content_type) {
   return media && media->starts_with("text/");
 }
 
-std::string TrimSpace(std::string_view s) {
-  const auto space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-  };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
-
 // errors.NewGenericServerResponse(code, "POST", GroupResource{}, "", message, ...).Error().
 std::string GenericServerResponse(int code, std::string_view body, bool text) {
   std::string server_message = "unknown";
-  if (text) server_message = TrimSpace(body.substr(0, kMaxUnstructuredResponseTextBytes));
+  if (text)
+    server_message =
+        std::string(util::TrimSpace(body.substr(0, kMaxUnstructuredResponseTextBytes)));
   switch (code) {
     case 409:
       return "the server reported a conflict";

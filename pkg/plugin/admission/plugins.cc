@@ -1,6 +1,7 @@
 #include "pkg/plugin/admission/plugins.h"
 
 #include "pkg/genericserver/admission/namespace_lifecycle.h"
+#include "pkg/genericserver/admission/policy/validating_policy.h"
 #include "pkg/genericserver/admission/webhook/dispatcher.h"
 #include "pkg/plugin/admission/certificates.h"
 #include "pkg/plugin/admission/default_classes.h"
@@ -54,6 +55,8 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       plugins.push_back(NewResourceQuota(stores));
     } else if (name == "MutatingAdmissionWebhook") {
       plugins.push_back(::admission::webhook::NewMutatingWebhook(stores, settings.resolve_service));
+    } else if (name == "ValidatingAdmissionPolicy") {
+      plugins.push_back(::admission::policy::NewValidatingAdmissionPolicy(stores));
     } else if (name == "ValidatingAdmissionWebhook") {
       plugins.push_back(
           ::admission::webhook::NewValidatingWebhook(stores, settings.resolve_service));

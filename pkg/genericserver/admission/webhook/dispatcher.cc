@@ -16,8 +16,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <nlohmann/json.hpp>
 
-#include "pkg/apiextensions/cel/program.h"
 #include "pkg/apiextensions/cel/schema_types.h"
+#include "pkg/genericserver/admission/webhook/expressions.h"
 #include "pkg/genericserver/admission/webhook/matching.h"
 #include "pkg/genericserver/admission/webhook/review.h"
 #include "pkg/genericserver/apimachinery/labels/label_selector.h"
@@ -32,21 +32,10 @@ namespace admission::webhook {
 namespace {
 
 namespace net = boost::asio;
-namespace cel = apiextensions::cel;
 using apimachinery::Status;
 using apimachinery::labels::Selector;
 using apimachinery::validation::GoQuote;
 using nlohmann::json;
-
-// Upstream's per-expression cost limit of admission CEL (celconfig.PerCallLimit).
-constexpr int64_t kPerCallCostLimit = 1000000;
-
-struct Condition {
-  std::string name;
-  std::string expression;
-  std::shared_ptr<const cel::Program> program;  // null when it does not compile
-  std::string compile_error;
-};
 
 // One webhook of a configuration, ready to be matched and called. Immutable.
 struct Hook {
@@ -61,7 +50,7 @@ struct Hook {
   std::string side_effects;
   std::string review_version;  // "" when none is spoken
   bool reinvoke = false;       // reinvocationPolicy: IfNeeded
-  std::vector<Condition> conditions;
+  std::vector<MatchCondition> conditions;
   std::shared_ptr<const transport::WebhookClient> client;
   std::string client_error;
 };
@@ -99,15 +88,10 @@ HookPtr MakeHook(const json& configuration, const json& w,
     }
   }
   if (const json* conditions = Find(w, "matchConditions"); conditions && conditions->is_array()) {
-    const std::vector<cel::Declaration> vars = {
-        {"object", cel::DynType()}, {"oldObject", cel::DynType()}, {"request", cel::DynType()}};
     for (const json& c : *conditions) {
       if (!c.is_object()) continue;
-      Condition condition{Str(c, "name"), Str(c, "expression"), nullptr, ""};
-      cel::CompileResult compiled = cel::CompileExpression(condition.expression, vars);
-      condition.program = std::move(compiled.program);
-      condition.compile_error = std::move(compiled.errors);
-      hook->conditions.push_back(std::move(condition));
+      hook->conditions.push_back(
+          {Str(c, "name"), Compile(Str(c, "expression"), {"object", "oldObject", "request"})});
     }
   }
   int timeout_seconds = 10;
@@ -183,98 +167,32 @@ class HookSource {
   mutable std::map<std::string, Entry> cache_;  // by configuration uid
 };
 
-bool IsNamespace(const registry::ResourceSpec& spec) {
-  return spec.group.empty() && spec.plural == "namespaces";
-}
-
-// The labels the namespaceSelector is matched against: a Namespace's own when it is being
-// created or updated, else the request namespace's (NotFound as it is).
-Awaitable<registry::Result<std::map<std::string, std::string>>> NamespaceLabels(
-    const Stores& stores, const Attributes& a, const json& object) {
-  if (IsNamespace(a.spec) && a.options.subresource.empty() && a.operation != Operation::kDelete) {
-    co_return apimachinery::labels::LabelsOf(object);
-  }
-  const std::string name = IsNamespace(a.spec) ? a.name : a.ns;
-  auto store = stores.Get("namespaces");
-  if (!store) co_return std::map<std::string, std::string>{};
-  auto found = co_await Lookup(store, "", name);
-  if (!found) {
-    if (found.error().code == 404) co_return std::unexpected(found.error());
-    co_return std::unexpected(apimachinery::NewInternalError(found.error().message));
-  }
-  co_return apimachinery::labels::LabelsOf(*found);
-}
-
-// The AdmissionRequest CEL's `request` sees: the review's request without the objects.
-json RequestVariable(const Attributes& a) {
-  json review = NewAdmissionReview("v1", "", a, json());
-  json request = std::move(review["request"]);
-  request.erase("object");
-  request.erase("oldObject");
-  request.erase("uid");
-  return request;
-}
-
-// The matchConditions: all must be true. An error (a condition that does not compile or
-// evaluate) counts only when none is false; with failurePolicy Fail it refuses the request.
-std::expected<bool, Status> ConditionsMatch(const Hook& hook, const Attributes& a,
-                                            const json& object) {
+// The matchConditions: an error refuses the request with failurePolicy Fail, else skips
+// the hook.
+std::expected<bool, Status> HookConditionsMatch(const Hook& hook, const Attributes& a,
+                                                const json& object) {
   if (hook.conditions.empty()) return true;
   const cel::TypePtr dyn = cel::DynType();
-  const std::vector<std::pair<std::string, cel::Value>> vars = {
-      {"object", cel::JsonToValue(object, dyn)},
-      {"oldObject", cel::JsonToValue(a.old != nullptr ? *a.old : json(), dyn)},
-      {"request", cel::JsonToValue(RequestVariable(a), dyn)}};
-  std::vector<std::string> errors;
-  for (const Condition& c : hook.conditions) {
-    if (!c.program) {
-      errors.push_back("compilation error: " + c.compile_error);
-      continue;
-    }
-    cel::EvalResult r = cel::Evaluate(*c.program, vars, kPerCallCostLimit);
-    if (r.cost_exceeded) {
-      errors.push_back(
-          "validation failed due to running out of cost budget, no further validation rules "
-          "will be run");
-    } else if (r.value.IsError()) {
-      errors.push_back("expression '" + c.expression + "' resulted in error: " + r.value.str());
-    } else if (r.value.kind != cel::Kind::kBool) {
-      errors.push_back("expression '" + c.expression + "' resulted in error: no such overload");
-    } else if (!r.value.b) {
-      return false;
-    }
-  }
-  if (errors.empty()) return true;
+  const Variables vars = {{"object", cel::JsonToValue(object, dyn)},
+                          {"oldObject", cel::JsonToValue(a.old != nullptr ? *a.old : json(), dyn)},
+                          {"request", cel::JsonToValue(RequestVariable(a), dyn)}};
+  auto matched = ConditionsMatch(hook.conditions, vars);
+  if (matched) return *matched;
   if (hook.fail_open) return false;
-  std::string joined;
-  if (errors.size() == 1) {
-    joined = errors[0];
-  } else {
-    joined = "[";
-    for (size_t i = 0; i < errors.size(); ++i) joined += (i ? ", " : "") + errors[i];
-    joined += "]";
-  }
-  return std::unexpected(apimachinery::NewForbidden(a.spec.Resource(), a.name, joined));
+  return std::unexpected(apimachinery::NewForbidden(a.spec.Resource(), a.name, matched.error()));
 }
 
 // Whether the hook is called for the request (upstream's ShouldCallHook).
 Awaitable<std::expected<bool, Status>> ShouldCall(const Stores& stores, const Hook& hook,
                                                   const Attributes& a, const json& object) {
-  const RuleRequest rule_request{a.operation,           a.spec.group,
-                                 a.spec.version,        a.spec.plural,
-                                 a.options.subresource, !a.spec.namespaced || IsNamespace(a.spec)};
-  if (!RulesMatch(hook.rules, rule_request, !hook.exact)) co_return false;
+  if (!RulesMatch(hook.rules, RuleRequestOf(a), !hook.exact)) co_return false;
   if (!hook.selector_error.empty()) {
     co_return std::unexpected(apimachinery::NewInternalError(hook.selector_error));
   }
-  const bool cluster_request = a.ns.empty() && !IsNamespace(a.spec);
-  if (!cluster_request && !hook.namespace_selector.Empty()) {
-    auto labels = co_await NamespaceLabels(stores, a, object);
-    if (!labels) co_return std::unexpected(labels.error());
-    if (!hook.namespace_selector.Matches(*labels)) co_return false;
-  }
-  if (!ObjectSelectorMatches(hook.object_selector, object, a.old)) co_return false;
-  co_return ConditionsMatch(hook, a, object);
+  auto selected =
+      co_await SelectorsMatch(stores, hook.namespace_selector, hook.object_selector, a, object);
+  if (!selected || !*selected) co_return selected;
+  co_return HookConditionsMatch(hook, a, object);
 }
 
 // One call: the verdict, or an error in calling (for the failurePolicy to judge).

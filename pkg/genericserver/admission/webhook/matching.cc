@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pkg/genericserver/apimachinery/labels/label_selector.h"
+#include "pkg/genericserver/registry/object_meta.h"
 
 namespace admission::webhook {
 
@@ -54,19 +55,60 @@ bool ScopeMatches(const json& rule, bool cluster_scoped) {
   return false;
 }
 
+bool IsNamespace(const registry::ResourceSpec& spec) {
+  return spec.group.empty() && spec.plural == "namespaces";
+}
+
+// The labels the namespaceSelector is matched against: a Namespace's own when it is being
+// created or updated, else the request namespace's (NotFound as it is).
+Awaitable<registry::Result<std::map<std::string, std::string>>> NamespaceLabels(
+    const Stores& stores, const Attributes& a, const json& object) {
+  if (IsNamespace(a.spec) && a.options.subresource.empty() && a.operation != Operation::kDelete) {
+    co_return apimachinery::labels::LabelsOf(object);
+  }
+  const std::string name = IsNamespace(a.spec) ? a.name : a.ns;
+  auto store = stores.Get("namespaces");
+  if (!store) co_return std::map<std::string, std::string>{};
+  auto found = co_await Lookup(store, "", name);
+  if (!found) {
+    if (found.error().code == 404) co_return std::unexpected(found.error());
+    co_return std::unexpected(apimachinery::NewInternalError(found.error().message));
+  }
+  co_return apimachinery::labels::LabelsOf(*found);
+}
+
 }  // namespace
+
+RuleRequest RuleRequestOf(const Attributes& a) {
+  return {a.operation,   a.spec.group,          a.spec.version,
+          a.spec.plural, a.options.subresource, !a.spec.namespaced || IsNamespace(a.spec)};
+}
+
+Awaitable<std::expected<bool, apimachinery::Status>> SelectorsMatch(
+    const Stores& stores, const apimachinery::labels::Selector& namespace_selector,
+    const apimachinery::labels::Selector& object_selector, const Attributes& a,
+    const json& object) {
+  const bool cluster_request = a.ns.empty() && !IsNamespace(a.spec);
+  if (!cluster_request && !namespace_selector.Empty()) {
+    auto labels = co_await NamespaceLabels(stores, a, object);
+    if (!labels) co_return std::unexpected(labels.error());
+    if (!namespace_selector.Matches(*labels)) co_return false;
+  }
+  co_return ObjectSelectorMatches(object_selector, object, a.old);
+}
+
+bool RuleMatches(const json& rule, const RuleRequest& request, bool any_version) {
+  return rule.is_object() && Lists(rule, "operations", OperationName(request.operation)) &&
+         Lists(rule, "apiGroups", request.group) &&
+         (any_version || Lists(rule, "apiVersions", request.version)) &&
+         ResourceMatches(rule, request.resource, request.subresource) &&
+         ScopeMatches(rule, request.cluster_scoped);
+}
 
 bool RulesMatch(const json& rules, const RuleRequest& request, bool any_version) {
   if (!rules.is_array()) return false;
   for (const json& rule : rules) {
-    if (!rule.is_object()) continue;
-    if (Lists(rule, "operations", OperationName(request.operation)) &&
-        Lists(rule, "apiGroups", request.group) &&
-        (any_version || Lists(rule, "apiVersions", request.version)) &&
-        ResourceMatches(rule, request.resource, request.subresource) &&
-        ScopeMatches(rule, request.cluster_scoped)) {
-      return true;
-    }
+    if (RuleMatches(rule, request, any_version)) return true;
   }
   return false;
 }

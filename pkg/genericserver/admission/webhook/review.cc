@@ -80,6 +80,15 @@ json NewAdmissionReview(std::string_view version, std::string_view uid, const At
           {"request", std::move(request)}};
 }
 
+json RequestVariable(const Attributes& a) {
+  json review = NewAdmissionReview("v1", "", a, json());
+  json request = std::move(review["request"]);
+  request.erase("object");
+  request.erase("oldObject");
+  request.erase("uid");
+  return request;
+}
+
 std::expected<Verdict, CallError> ReadAdmissionAnswer(const transport::HttpAnswer& answer,
                                                       std::string_view version,
                                                       std::string_view uid, bool mutating) {

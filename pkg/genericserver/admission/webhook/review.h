@@ -26,6 +26,10 @@ std::string ReviewVersion(const nlohmann::json& versions);
 nlohmann::json NewAdmissionReview(std::string_view version, std::string_view uid,
                                   const Attributes& attributes, const nlohmann::json& object);
 
+// The AdmissionRequest CEL expressions see as `request`: the review's request without its
+// uid and objects.
+nlohmann::json RequestVariable(const Attributes& attributes);
+
 struct Verdict {
   bool allowed = false;
   nlohmann::json status;                // response.status of a refusal (null when none)

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "pkg/apiextensions/cel/schema_types.h"
+#include "pkg/genericserver/admission/webhook/expressions.h"
 #include "pkg/genericserver/admission/webhook/matching.h"
 #include "pkg/genericserver/admission/webhook/review.h"
 #include "pkg/util/base64.h"
@@ -152,4 +154,31 @@ TEST_CASE("admission webhook denials as upstream's ToStatusErr", "[admission]") 
   REQUIRE(full.details);
   CHECK(full.details->name == "x");
   CHECK(full.details->causes.at(0).field == "f");
+}
+
+TEST_CASE("admission CEL: conditions, errors and their texts", "[admission]") {
+  using admission::webhook::Compile;
+  using admission::webhook::ConditionsMatch;
+  using admission::webhook::MatchCondition;
+  namespace cel = apiextensions::cel;
+  const std::vector<std::string> names = {"object"};
+  const admission::webhook::Variables vars = {
+      {"object", cel::JsonToValue(json{{"a", 1}}, cel::DynType())}};
+  const std::vector<MatchCondition> all_true = {{"one", Compile("object.a == 1", names)},
+                                                {"two", Compile("true", names)}};
+  CHECK(ConditionsMatch(all_true, vars) == true);
+  // A false condition wins over one that errs.
+  const std::vector<MatchCondition> false_and_error = {{"err", Compile("object.b == 1", names)},
+                                                       {"no", Compile("object.a == 2", names)}};
+  CHECK(ConditionsMatch(false_and_error, vars) == false);
+  const std::vector<MatchCondition> error = {{"err", Compile("object.b == 1", names)}};
+  auto failed = ConditionsMatch(error, vars);
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error() == "expression 'object.b == 1' resulted in error: no such key: b");
+  const std::vector<MatchCondition> broken = {{"bad", Compile("object.", names)},
+                                              {"err", Compile("object.b == 1", names)}};
+  auto both = ConditionsMatch(broken, vars);
+  REQUIRE_FALSE(both);
+  CHECK(both.error().starts_with("[compilation error: ERROR: <input>:1:8: Syntax error"));
+  CHECK(both.error().ends_with(", expression 'object.b == 1' resulted in error: no such key: b]"));
 }
