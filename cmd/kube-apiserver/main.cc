@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
   master.bootstrap_tokens = completed->BootstrapTokens();
   const options::AdmissionOptions& admission = completed->Get().admission;
   master.admission_plugins = admission.Enabled();
+  master.admission_plugin_configs =
+      admission.PluginConfigs().value_or(std::map<std::string, std::string>{});
   master.default_not_ready_toleration_seconds = admission.default_not_ready_toleration_seconds;
   master.default_unreachable_toleration_seconds = admission.default_unreachable_toleration_seconds;
   master.service_account_public_keys = completed->ServiceAccountPublicKeys();

@@ -85,8 +85,8 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
     if (admission_stores) admission_stores->Add(made);
     return made;
   };
-  auto namespaces = store(resources::Namespaces(), nullptr);
   const registry::Admission& chain = master.admission;
+  auto namespaces = store(resources::Namespaces(), chain);
 
   // A store serving one version of a resource kept in storage as another.
   auto converted = [&storage](registry::ResourceSpecPtr spec, storage::Conversion conversion,
@@ -98,8 +98,7 @@ std::unique_ptr<Instance> Instance::New(const genericserver::CompletedConfig& co
   };
 
   // One handler per group-version, the group installed with all its versions (the
-  // preferred one first); every resource but namespaces passes the namespace lifecycle
-  // admission (cluster-scoped ones are not affected by it).
+  // preferred one first); every resource passes the admission chain.
   struct Version {
     std::string version;
     std::vector<registry::ResourceSpecPtr> specs;

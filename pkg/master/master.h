@@ -2,6 +2,7 @@
 // The core ("master") server: the legacy core group at /api and, later, the built-in
 // named groups. Sits between the aggregator and the apiextensions server.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,8 @@ struct Config {
   // order); app::CreateServerChain makes them into `admission`, whose plugins read the
   // stores the master registers in `admission_stores`.
   std::vector<std::string> admission_plugins = {"NamespaceLifecycle"};
+  // Their --admission-control-config-file configurations (JSON, by plugin name).
+  std::map<std::string, std::string> admission_plugin_configs;
   int64_t default_not_ready_toleration_seconds = 300;  // DefaultTolerationSeconds
   int64_t default_unreachable_toleration_seconds = 300;
   registry::Admission admission;

@@ -324,7 +324,15 @@ class Server:
                                   % (n, resource, count, timeout))
             time.sleep(0.02)
 
-    def kubectl(self, *args, kubeconfig=None, timeout=30):
+    def kubectl(self, *args, kubeconfig=None, timeout=30, stdin=None):
+        """Runs kubectl against the server; stdin (a JSON-able object) is given as the
+        file of `-f`."""
+        if stdin is not None:
+            import json
+            fd, path = tempfile.mkstemp(suffix=".json", dir=self.tmpdir)
+            with os.fdopen(fd, "w") as f:
+                json.dump(stdin, f)
+            args = args + ("-f", path)
         return run([KUBECTL, "--kubeconfig", kubeconfig or self.kubeconfig]
                    + list(args), timeout=timeout)
 
@@ -459,6 +467,13 @@ class Etcd:
                 self.proc.kill()
                 self.proc.wait()
         shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+
+def pod_manifest(name, **spec):
+    """A Pod of one nginx container named app; spec fields given replace or add to it."""
+    body = {"containers": [{"name": "app", "image": "nginx:1.27"}]}
+    body.update(spec)
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": body}
 
 
 class Webhook:

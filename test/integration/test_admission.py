@@ -31,10 +31,7 @@ import harness
 TOKEN_PATH = "/var/run/secrets/kubernetes.io/serviceaccount"
 
 
-def pod(name, **spec):
-    body = {"containers": [{"name": "app", "image": "nginx:1.27"}]}
-    body.update(spec)
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": body}
+pod = harness.pod_manifest
 
 
 class DefaultPluginsTest(unittest.TestCase):
@@ -51,12 +48,7 @@ class DefaultPluginsTest(unittest.TestCase):
         cls.server.stop()
 
     def kubectl(self, *args, stdin=None):
-        if stdin is not None:
-            path = os.path.join(self.tmp, "input.json")
-            with open(path, "w") as f:
-                json.dump(stdin, f)
-            args = args + ("-f", path)
-        return self.server.kubectl(*args)
+        return self.server.kubectl(*args, stdin=stdin)
 
     def ok(self, *args, stdin=None):
         r = self.kubectl(*args, stdin=stdin)

@@ -14,8 +14,6 @@ Run with:
 
 import base64
 import json
-import os
-import re
 import tempfile
 import threading
 import time
@@ -107,12 +105,7 @@ class AdmissionWebhooksTest(unittest.TestCase):
         return status, json.loads(data) if data else None
 
     def kubectl(self, *args, stdin=None):
-        if stdin is not None:
-            path = os.path.join(self.tmp, "input.json")
-            with open(path, "w") as f:
-                json.dump(stdin, f)
-            args = args + ("-f", path)
-        return self.server.kubectl(*args)
+        return self.server.kubectl(*args, stdin=stdin)
 
     def webhook(self, name, path, behave, **fields):
         """A webhook of the test's server at `path`, for configmaps in namespaces

@@ -19,6 +19,7 @@ ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
   plugin::admission::PluginSettings settings;
   settings.default_not_ready_toleration_seconds = master.default_not_ready_toleration_seconds;
   settings.default_unreachable_toleration_seconds = master.default_unreachable_toleration_seconds;
+  settings.configs = master.admission_plugin_configs;
   settings.resolve_service = [resolver = std::make_shared<registry::ServiceResolver>(storage)](
                                  std::string ns, std::string name, int port) {
     return resolver->Resolve(std::move(ns), std::move(name), port);

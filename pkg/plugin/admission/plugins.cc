@@ -7,6 +7,7 @@
 #include "pkg/plugin/admission/default_classes.h"
 #include "pkg/plugin/admission/limit_ranger.h"
 #include "pkg/plugin/admission/pod_plugins.h"
+#include "pkg/plugin/admission/pod_security/pod_security.h"
 #include "pkg/plugin/admission/resource_quota.h"
 #include "pkg/util/log.h"
 #include "pkg/util/strings.h"
@@ -53,6 +54,12 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       plugins.push_back(NewRuntimeClass(stores));
     } else if (name == "ResourceQuota") {
       plugins.push_back(NewResourceQuota(stores));
+    } else if (name == "PodSecurity") {
+      pod_security::Configuration configuration;
+      if (auto it = settings.configs.find(name); it != settings.configs.end()) {
+        configuration = pod_security::ParseConfiguration(it->second).value_or(configuration);
+      }
+      plugins.push_back(pod_security::NewPodSecurity(stores, std::move(configuration)));
     } else if (name == "MutatingAdmissionWebhook") {
       plugins.push_back(::admission::webhook::NewMutatingWebhook(stores, settings.resolve_service));
     } else if (name == "ValidatingAdmissionPolicy") {
@@ -68,6 +75,14 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
     KLOG_WARNING << "Admission plugins not implemented yet, not run: " << util::Join(missing, ",");
   }
   return plugins;
+}
+
+std::optional<std::string> CheckPluginConfig(const std::string& name, const std::string& config) {
+  if (name == "PodSecurity") {
+    auto parsed = pod_security::ParseConfiguration(config);
+    if (!parsed) return parsed.error();
+  }
+  return std::nullopt;
 }
 
 }  // namespace plugin::admission

@@ -3,7 +3,9 @@
 // by name, in the order given (admission::EnabledPlugins' order). Names upstream knows that
 // this server does not implement yet are left out, and said so in the log once.
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +22,13 @@ struct PluginSettings {
   int64_t default_unreachable_toleration_seconds = 300;
   // Where the admission webhooks' clientConfig.service points.
   transport::ServiceResolver resolve_service;
+  // --admission-control-config-file's configuration of each plugin (JSON, by name).
+  std::map<std::string, std::string> configs;
 };
+
+// Why `config` (JSON) cannot configure the plugin `name`, or nothing when it can (or when
+// the plugin takes no configuration).
+std::optional<std::string> CheckPluginConfig(const std::string& name, const std::string& config);
 
 // The plugins read what they need from `stores` (namespaces, service accounts, priority
 // classes), which the servers fill as they make their stores; the certificate plugins ask
