@@ -242,16 +242,39 @@ class DefaultPluginsTest(unittest.TestCase):
             self.assertNotEqual(r.returncode, 0, resources)
             self.assertIn(message, r.stderr)
 
-    def test_a_quota_without_usage_refuses(self):
-        """Without the controller manager nobody fills in status.used: the ResourceQuota
-        plugin refuses what the quota limits, as upstream does."""
+    def test_quotas_without_the_controller_manager(self):
+        """Without the controller manager nobody fills in a quota's status: one without
+        status.hard limits nothing yet; one whose status.hard names what it has no
+        status.used for refuses what it limits, as upstream's plugin does."""
         self.namespace("unknown-usage")
-        self.ok("create", "quota", "q", "--hard=count/configmaps=5", "-n", "unknown-usage")
+        self.ok("create", "quota", "q", "--hard=count/configmaps=5,requests.cpu=1",
+                "-n", "unknown-usage")
+        self.ok("create", "configmap", "before", "-n", "unknown-usage")
+        status = {"status": {"hard": {"count/configmaps": "5", "requests.cpu": "1"}}}
+        self.ok("patch", "quota", "q", "-n", "unknown-usage", "--subresource=status",
+                "--type=merge", "-p", json.dumps(status))
         r = self.kubectl("create", "configmap", "c", "-n", "unknown-usage")
         self.assertIn('configmaps "c" is forbidden: status unknown for quota: q, resources: '
                       'count/configmaps', r.stderr)
         # What it does not limit is not affected.
         self.ok("create", "secret", "generic", "s", "-n", "unknown-usage")
+        # With usage known: compute resources are charged, and must be stated.
+        status["status"]["used"] = {"count/configmaps": "1", "requests.cpu": "0"}
+        self.ok("patch", "quota", "q", "-n", "unknown-usage", "--subresource=status",
+                "--type=merge", "-p", json.dumps(status))
+        r = self.kubectl("create", "-n", "unknown-usage", stdin=pod("unstated"))
+        self.assertIn('pods "unstated" is forbidden: failed quota: q: must specify '
+                      'requests.cpu for: app', r.stderr)
+        stated = pod("stated")
+        stated["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "600m"}}
+        self.ok("create", "-n", "unknown-usage", stdin=stated)
+        used = json.loads(self.ok("get", "quota", "q", "-n", "unknown-usage", "-o", "json"))
+        self.assertEqual(used["status"]["used"]["requests.cpu"], "600m")
+        stated["metadata"]["name"] = "second"
+        r = self.kubectl("create", "-n", "unknown-usage", stdin=stated)
+        self.assertIn('pods "second" is forbidden: exceeded quota: q, requested: '
+                      'requests.cpu=600m, used: requests.cpu=600m, limited: requests.cpu=1',
+                      r.stderr)
 
     def test_default_classes_and_node_taints(self):
         self.namespace("classes")
