@@ -241,6 +241,33 @@ class DefaultPluginsTest(unittest.TestCase):
             r = self.kubectl("create", "-n", "limits", stdin=big)
             self.assertNotEqual(r.returncode, 0, resources)
             self.assertIn(message, r.stderr)
+        # Pod items bound the pod's totals; claim items the storage a claim asks for.
+        self.ok("create", "-n", "limits", stdin={
+            "apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "totals"},
+            "spec": {"limits": [{"type": "Pod", "max": {"cpu": "1"}},
+                                {"type": "PersistentVolumeClaim",
+                                 "min": {"storage": "1Gi"}, "max": {"storage": "5Gi"}}]}})
+        pair = pod("pair")
+        pair["spec"]["containers"] = [
+            {"name": n, "image": "nginx:1.27", "resources": {"limits": {"cpu": "600m"}}}
+            for n in ("a", "b")]
+        r = self.kubectl("create", "-n", "limits", stdin=pair)
+        self.assertIn('pods "pair" is forbidden: maximum cpu usage per Pod is 1, but limit is '
+                      '1200m', r.stderr)
+
+        def claim(name, storage):
+            return {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                    "metadata": {"name": name},
+                    "spec": {"accessModes": ["ReadWriteOnce"],
+                             "resources": {"requests": {"storage": storage}}}}
+
+        r = self.kubectl("create", "-n", "limits", stdin=claim("huge", "10Gi"))
+        self.assertIn('persistentvolumeclaims "huge" is forbidden: maximum storage usage per '
+                      'PersistentVolumeClaim is 5Gi, but request is 10Gi', r.stderr)
+        r = self.kubectl("create", "-n", "limits", stdin=claim("tiny", "100Mi"))
+        self.assertIn('persistentvolumeclaims "tiny" is forbidden: minimum storage usage per '
+                      'PersistentVolumeClaim is 1Gi, but request is 100Mi', r.stderr)
+        self.ok("create", "-n", "limits", stdin=claim("fits", "2Gi"))
 
     def test_quotas_without_the_controller_manager(self):
         """Without the controller manager nobody fills in a quota's status: one without

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pkg/controller/resourcequota/pods.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/plugin/admission/fields.h"
 #include "pkg/util/quantity.h"
@@ -19,16 +20,23 @@ using nlohmann::json;
 
 constexpr char kAnnotation[] = "kubernetes.io/limit-ranger";
 
-// Pods created through the pods resource (upstream does not look at pod updates: their
-// containers' resources cannot change).
-bool Applies(const Attributes& a) {
-  return a.spec.group.empty() && a.spec.plural == "pods" && a.options.subresource.empty() &&
-         a.operation == Operation::kCreate;
+bool IsPod(const Attributes& a) { return a.spec.group.empty() && a.spec.plural == "pods"; }
+bool IsClaim(const Attributes& a) {
+  return a.spec.group.empty() && a.spec.plural == "persistentvolumeclaims";
 }
 
-// The Container items of the namespace's LimitRanges.
-Awaitable<registry::Result<std::vector<json>>> ContainerLimits(
-    std::shared_ptr<const ::admission::Stores> stores, std::string ns) {
+// Pods created and claims created or updated, through the resource itself (upstream does
+// not look at pod updates: their containers' resources cannot change).
+bool Applies(const Attributes& a) {
+  if (!a.options.subresource.empty()) return false;
+  if (IsPod(a)) return a.operation == Operation::kCreate;
+  return IsClaim(a) && (a.operation == Operation::kCreate || a.operation == Operation::kUpdate);
+}
+
+// The items of the namespace's LimitRanges of one type (Container, Pod,
+// PersistentVolumeClaim).
+Awaitable<registry::Result<std::vector<json>>> LimitItems(
+    std::shared_ptr<const ::admission::Stores> stores, std::string ns, std::string type) {
   auto store = stores->Get("limitranges");
   if (!store) co_return std::vector<json>{};
   auto ranges = co_await ::admission::ListCached(store, std::move(ns));
@@ -36,10 +44,16 @@ Awaitable<registry::Result<std::vector<json>>> ContainerLimits(
   std::vector<json> items;
   for (const json& range : *ranges) {
     for (const json& item : Field(Field(range, "spec"), "limits")) {
-      if (Field(item, "type") == "Container") items.push_back(item);
+      if (Field(item, "type") == type) items.push_back(item);
     }
   }
   co_return items;
+}
+
+json ToJSON(const controller::resourcequota::ResourceList& list) {
+  json out = json::object();
+  for (const auto& [name, q] : list) out[name] = q.String();
+  return out;
 }
 
 std::optional<util::Quantity> QuantityOf(const json& list, const std::string& resource) {
@@ -51,11 +65,11 @@ std::string Text(const json& list, const std::string& resource) {
   return q ? q->String() : "";
 }
 
-// Upstream's min, max and limit/request ratio checks of one container, in its words.
-void CheckContainer(const json& item, const json& resources, std::vector<std::string>& errors) {
-  const json& requests = Field(resources, "requests");
-  const json& limits = Field(resources, "limits");
-  const std::string type = "Container";
+// Upstream's min, max and limit/request ratio checks of one container, a pod's totals or a
+// claim, in its words; a claim's max bounds its request only (maxRequestConstraint).
+void CheckBounds(const json& item, const std::string& type, const json& requests,
+                 const json& limits, std::vector<std::string>& errors) {
+  const bool claim = type == "PersistentVolumeClaim";
   for (const auto& [resource, value] : Field(item, "min").items()) {
     auto enforced = ParseQuantity(value);
     if (!enforced) continue;
@@ -74,6 +88,14 @@ void CheckContainer(const json& item, const json& resources, std::vector<std::st
     if (!enforced) continue;
     auto req = QuantityOf(requests, resource), lim = QuantityOf(limits, resource);
     const std::string bound = resource + " usage per " + type + " is " + enforced->String();
+    if (claim) {
+      if (!req) {
+        errors.push_back("maximum " + bound + ".  No request is specified");
+      } else if (req->Cmp(*enforced) > 0) {
+        errors.push_back("maximum " + bound + ", but request is " + Text(requests, resource));
+      }
+      continue;
+    }
     if (!lim) {
       errors.push_back("maximum " + bound + ".  No limit is specified");
     } else if (lim->Cmp(*enforced) > 0) {
@@ -82,6 +104,7 @@ void CheckContainer(const json& item, const json& resources, std::vector<std::st
       errors.push_back("maximum " + bound + ", but request is " + Text(requests, resource));
     }
   }
+  if (claim) return;
   for (const auto& [resource, value] : Field(item, "maxLimitRequestRatio").items()) {
     auto enforced = ParseQuantity(value);
     if (!enforced) continue;
@@ -111,8 +134,8 @@ class LimitRanger final : public ::admission::Plugin {
   // Defaults: each Container item's `default` as limits and `defaultRequest` as requests of
   // every container and init container that sets none, recorded in the annotation.
   Awaitable<std::optional<Status>> Admit(const Attributes& a, json& pod) const override {
-    if (!Applies(a)) co_return std::nullopt;
-    auto items = co_await ContainerLimits(stores_, a.ns);
+    if (!Applies(a) || !IsPod(a)) co_return std::nullopt;
+    auto items = co_await LimitItems(stores_, a.ns, "Container");
     if (!items) co_return items.error();
     if (items->empty()) co_return std::nullopt;
     json defaults = {{"limits", json::object()}, {"requests", json::object()}};
@@ -153,15 +176,40 @@ class LimitRanger final : public ::admission::Plugin {
     co_return std::nullopt;
   }
 
-  Awaitable<std::optional<Status>> Validate(const Attributes& a, const json& pod) const override {
+  // Bounds: a claim's PersistentVolumeClaim items; a pod's Container items for each
+  // container and init container, and its Pod items for its totals (upstream's pod requests
+  // and limits: the containers', at least each init container's, and the overhead).
+  Awaitable<std::optional<Status>> Validate(const Attributes& a,
+                                            const json& object) const override {
     if (!Applies(a)) co_return std::nullopt;
-    auto items = co_await ContainerLimits(stores_, a.ns);
-    if (!items) co_return items.error();
     std::vector<std::string> errors;
-    const json& spec = Field(pod, "spec");
-    for (const json& item : *items) {
-      for (const char* list : {"containers", "initContainers"}) {
-        for (const json& c : Field(spec, list)) CheckContainer(item, Field(c, "resources"), errors);
+    if (IsClaim(a)) {
+      auto items = co_await LimitItems(stores_, a.ns, "PersistentVolumeClaim");
+      if (!items) co_return items.error();
+      const json& resources = Field(Field(object, "spec"), "resources");
+      for (const json& item : *items) {
+        CheckBounds(item, "PersistentVolumeClaim", Field(resources, "requests"),
+                    Field(resources, "limits"), errors);
+      }
+    } else {
+      auto items = co_await LimitItems(stores_, a.ns, "Container");
+      if (!items) co_return items.error();
+      const json& spec = Field(object, "spec");
+      for (const json& item : *items) {
+        for (const char* list : {"containers", "initContainers"}) {
+          for (const json& c : Field(spec, list)) {
+            const json& resources = Field(c, "resources");
+            CheckBounds(item, "Container", Field(resources, "requests"), Field(resources, "limits"),
+                        errors);
+          }
+        }
+      }
+      auto pod_items = co_await LimitItems(stores_, a.ns, "Pod");
+      if (!pod_items) co_return pod_items.error();
+      if (!pod_items->empty()) {
+        const json requests = ToJSON(controller::resourcequota::PodRequests(object));
+        const json limits = ToJSON(controller::resourcequota::PodLimits(object));
+        for (const json& item : *pod_items) CheckBounds(item, "Pod", requests, limits, errors);
       }
     }
     if (errors.empty()) co_return std::nullopt;
