@@ -64,6 +64,13 @@ void ForEachContainer(const json& spec, const std::function<void(const json&)>& 
   }
 }
 
+// Who a pod-and-containers check names: "pod", "pod and container "a"", "containers "a"".
+std::string Subject(bool pod, const std::vector<std::string>& containers) {
+  if (!pod) return Containers(containers);
+  if (containers.empty()) return "pod";
+  return "pod and " + Containers(containers);
+}
+
 bool IsWindows(const json& spec) { return Str(At(spec, "os"), "name") == "windows"; }
 
 using CheckFunc =
@@ -82,35 +89,45 @@ std::optional<Violation> AllowPrivilegeEscalation(const json&, const json& spec,
                    Containers(bad) + " must set securityContext.allowPrivilegeEscalation=false"};
 }
 
-// AppArmor (baseline): no profile but the runtime's default or a localhost one.
+// AppArmor (baseline): no profile but the runtime's default or a localhost one, in the
+// fields or the annotations.
 std::optional<Violation> AppArmor(const json& metadata, const json& spec, int) {
-  std::vector<std::string> bad;
-  const json& annotations = At(metadata, "annotations");
-  if (annotations.is_object()) {
+  std::vector<std::string> types, annotations;
+  const auto bad_type = [&](const json& context) {
+    const std::string type = Str(At(context, "appArmorProfile"), "type");
+    if (type.empty() || type == "RuntimeDefault" || type == "Localhost") return false;
+    AddUnique(types, GoQuote(type));
+    return true;
+  };
+  const bool pod = bad_type(At(spec, "securityContext"));
+  std::vector<std::string> containers;
+  ForEachContainer(spec, [&](const json& c) {
+    if (bad_type(At(c, "securityContext"))) containers.push_back(Str(c, "name"));
+  });
+  const json& all = At(metadata, "annotations");
+  if (all.is_object()) {
     const std::string prefix = "container.apparmor.security.beta.kubernetes.io/";
-    for (const auto& [key, value] : annotations.items()) {
+    for (const auto& [key, value] : all.items()) {
       if (!key.starts_with(prefix) || !value.is_string()) continue;
       const std::string v = value.get<std::string>();
-      if (v != "runtime/default" && !v.starts_with("localhost/")) {
-        AddUnique(bad, key + "=" + GoQuote(v));
+      if (!v.empty() && v != "runtime/default" && !v.starts_with("localhost/")) {
+        annotations.push_back(key + "=" + GoQuote(v));
       }
     }
   }
-  const auto field = [&](const json& context, const std::string& where) {
-    const std::string type = Str(At(context, "appArmorProfile"), "type");
-    if (!type.empty() && type != "RuntimeDefault" && type != "Localhost") {
-      AddUnique(bad, where + " " + GoQuote(type));
-    }
-  };
-  field(At(spec, "securityContext"), "pod");
-  ForEachContainer(spec, [&](const json& c) {
-    field(At(c, "securityContext"), "container " + GoQuote(Str(c, "name")));
-  });
-  if (bad.empty()) return std::nullopt;
-  std::sort(bad.begin(), bad.end());
+  if (types.empty() && annotations.empty()) return std::nullopt;
+  std::vector<std::string> setters;
+  if (pod) setters.push_back("pod");
+  if (!containers.empty()) setters.push_back(Containers(containers));
+  if (!annotations.empty())
+    setters.push_back(Pluralize("annotation", "annotations", annotations.size()));
+  std::sort(types.begin(), types.end());
+  std::sort(annotations.begin(), annotations.end());
+  std::vector<std::string> values = types;
+  values.insert(values.end(), annotations.begin(), annotations.end());
   return Violation{
-      Pluralize("forbidden AppArmor profile", "forbidden AppArmor profiles", bad.size()),
-      Join(bad, ", ")};
+      Pluralize("forbidden AppArmor profile", "forbidden AppArmor profiles", values.size()),
+      Join(setters, " and ") + " must not set AppArmor profile type to " + Join(values, ", ")};
 }
 
 const std::set<std::string>& BaselineCapabilities() {
@@ -151,7 +168,9 @@ std::optional<Violation> CapabilitiesBaseline(const json&, const json& spec, int
 }
 
 // capabilities (restricted): drop ALL, add at most NET_BIND_SERVICE.
-std::optional<Violation> CapabilitiesRestricted(const json&, const json& spec, int minor) {
+std::optional<Violation> CapabilitiesRestricted(const json& metadata, const json& spec, int minor) {
+  // Before 1.22 the restricted level held capabilities to the baseline set.
+  if (minor < 22) return CapabilitiesBaseline(metadata, spec, minor);
   if (minor >= 25 && IsWindows(spec)) return std::nullopt;
   std::vector<std::string> missing_drop, adding, caps;
   ForEachContainer(spec, [&](const json& c) {
@@ -186,7 +205,7 @@ std::optional<Violation> CapabilitiesRestricted(const json&, const json& spec, i
 // host namespaces (baseline).
 std::optional<Violation> HostNamespaces(const json&, const json& spec, int) {
   std::vector<std::string> set;
-  for (const char* field : {"hostNetwork", "hostPID", "hostIPC"}) {
+  for (const char* field : {"hostIPC", "hostNetwork", "hostPID"}) {
     if (At(spec, field) == true) set.push_back(std::string(field) + "=true");
   }
   if (set.empty()) return std::nullopt;
@@ -231,9 +250,10 @@ std::optional<Violation> HostPorts(const json&, const json& spec, int) {
     if (found) containers.push_back(Str(c, "name"));
   });
   if (containers.empty()) return std::nullopt;
-  return Violation{"hostPort", Containers(containers) + " " +
-                                   Pluralize("uses hostPort", "use hostPorts", ports.size()) + " " +
-                                   Join(ports, ", ")};
+  std::sort(ports.begin(), ports.end());  // as strings, as upstream's sets sort them
+  return Violation{
+      "hostPort", Containers(containers) + " " + Pluralize("uses", "use", containers.size()) + " " +
+                      Pluralize("hostPort", "hostPorts", ports.size()) + " " + Join(ports, ", ")};
 }
 
 // privileged (baseline).
@@ -279,11 +299,10 @@ std::optional<Violation> RestrictedVolumes(const json&, const json& spec, int) {
   }
   if (bad.empty()) return std::nullopt;
   std::sort(types.begin(), types.end());
-  return Violation{
-      "restricted volume types",
-      Pluralize("volume", "volumes", bad.size()) + " " + JoinQuote(bad) + " " +
-          Pluralize("uses restricted volume type", "use restricted volume types", types.size()) +
-          " " + JoinQuote(types)};
+  return Violation{"restricted volume types",
+                   Pluralize("volume", "volumes", bad.size()) + " " + JoinQuote(bad) + " " +
+                       Pluralize("uses", "use", bad.size()) + " restricted volume " +
+                       Pluralize("type", "types", types.size()) + " " + JoinQuote(types)};
 }
 
 // runAsNonRoot (restricted): the pod or every container says true.
@@ -302,28 +321,20 @@ std::optional<Violation> RunAsNonRoot(const json&, const json& spec, int) {
   });
   if (!pod_false && explicit_bad.empty() && implicit_bad.empty()) return std::nullopt;
   std::vector<std::string> details;
-  if (pod_false) details.push_back("pod must not set securityContext.runAsNonRoot=false");
-  if (!explicit_bad.empty()) {
-    details.push_back(Containers(explicit_bad) +
+  if (pod_false || !explicit_bad.empty()) {
+    details.push_back(Subject(pod_false, explicit_bad) +
                       " must not set securityContext.runAsNonRoot=false");
   }
   if (!implicit_bad.empty()) {
-    details.push_back(
-        (pod_false ? Containers(implicit_bad) : "pod or " + Containers(implicit_bad)) +
-        " must set securityContext.runAsNonRoot=true");
+    details.push_back("pod or " + Containers(implicit_bad) +
+                      " must set securityContext.runAsNonRoot=true");
   }
   return Violation{"runAsNonRoot != true", Join(details, "; ")};
 }
 
-// Who a pod-and-containers check names: "pod", "pod and container "a"", "containers "a"".
-std::string Subject(bool pod, const std::vector<std::string>& containers) {
-  if (!pod) return Containers(containers);
-  if (containers.empty()) return "pod";
-  return "pod and " + Containers(containers);
-}
-
 // runAsUser=0 (restricted).
-std::optional<Violation> RunAsUser(const json&, const json& spec, int) {
+std::optional<Violation> RunAsUser(const json&, const json& spec, int minor) {
+  if (minor < 23) return std::nullopt;  // the check came with 1.23
   const auto root = [](const json& context) {
     const json& v = At(context, "runAsUser");
     return v.is_number_integer() && v.get<int64_t>() == 0;
@@ -375,23 +386,52 @@ std::optional<Violation> SELinuxOptions(const json&, const json& spec, int minor
 
 std::string SeccompType(const json& context) { return Str(At(context, "seccompProfile"), "type"); }
 
-// seccompProfile (baseline): not Unconfined.
-std::optional<Violation> SeccompBaseline(const json& metadata, const json& spec, int) {
-  std::vector<std::string> bad;
-  const bool pod =
-      SeccompType(At(spec, "securityContext")) == "Unconfined" ||
-      Str(At(metadata, "annotations"), "seccomp.security.alpha.kubernetes.io/pod") == "unconfined";
+// seccompProfile (baseline): not Unconfined; before 1.19 the annotations.
+std::optional<Violation> SeccompBaseline(const json& metadata, const json& spec, int minor) {
+  if (minor < 19) {
+    std::vector<std::string> bad;
+    const json& annotations = At(metadata, "annotations");
+    if (annotations.is_object()) {
+      for (const auto& [key, value] : annotations.items()) {
+        if (key != "seccomp.security.alpha.kubernetes.io/pod" &&
+            !key.starts_with("container.seccomp.security.alpha.kubernetes.io/")) {
+          continue;
+        }
+        const std::string v = value.is_string() ? value.get<std::string>() : "";
+        if (v.empty() || v == "runtime/default" || v == "docker/default" ||
+            v.starts_with("localhost/")) {
+          continue;
+        }
+        bad.push_back(key + "=" + GoQuote(v));
+      }
+    }
+    if (bad.empty()) return std::nullopt;
+    std::sort(bad.begin(), bad.end());
+    return Violation{"seccompProfile",
+                     Pluralize("forbidden annotation", "forbidden annotations", bad.size()) + " " +
+                         Join(bad, ", ")};
+  }
+  std::vector<std::string> bad, types;
+  const auto forbidden = [&](const std::string& t) {
+    if (t.empty() || t == "RuntimeDefault" || t == "Localhost") return false;
+    AddUnique(types, t);
+    return true;
+  };
+  const bool pod = forbidden(SeccompType(At(spec, "securityContext")));
   ForEachContainer(spec, [&](const json& c) {
-    if (SeccompType(At(c, "securityContext")) == "Unconfined") bad.push_back(Str(c, "name"));
+    if (forbidden(SeccompType(At(c, "securityContext")))) bad.push_back(Str(c, "name"));
   });
   if (!pod && bad.empty()) return std::nullopt;
+  std::sort(types.begin(), types.end());
   return Violation{"seccompProfile", Subject(pod, bad) +
-                                         " must not set securityContext.seccompProfile.type to "
-                                         "\"Unconfined\""};
+                                         " must not set securityContext.seccompProfile.type to " +
+                                         JoinQuote(types)};
 }
 
 // seccompProfile (restricted): RuntimeDefault or Localhost, on the pod or every container.
-std::optional<Violation> SeccompRestricted(const json&, const json& spec, int minor) {
+std::optional<Violation> SeccompRestricted(const json& metadata, const json& spec, int minor) {
+  // Before 1.19 the restricted level held seccomp to the baseline's annotations.
+  if (minor < 19) return SeccompBaseline(metadata, spec, minor);
   if (minor >= 25 && IsWindows(spec)) return std::nullopt;
   const auto good = [](const std::string& t) { return t == "RuntimeDefault" || t == "Localhost"; };
   const std::string pod_type = SeccompType(At(spec, "securityContext"));
@@ -408,18 +448,16 @@ std::optional<Violation> SeccompRestricted(const json&, const json& spec, int mi
     }
   });
   if (!pod_bad && explicit_bad.empty() && implicit_bad.empty()) return std::nullopt;
+  if (pod_bad) AddUnique(bad_types, pod_type);
+  std::sort(bad_types.begin(), bad_types.end());
   std::vector<std::string> details;
-  if (pod_bad) {
-    details.push_back("pod must not set securityContext.seccompProfile.type to " +
-                      GoQuote(pod_type));
-  }
-  if (!explicit_bad.empty()) {
-    details.push_back(Containers(explicit_bad) +
+  if (pod_bad || !explicit_bad.empty()) {
+    details.push_back(Subject(pod_bad, explicit_bad) +
                       " must not set securityContext.seccompProfile.type to " +
                       JoinQuote(bad_types));
   }
   if (!implicit_bad.empty()) {
-    details.push_back((pod_bad ? Containers(implicit_bad) : "pod or " + Containers(implicit_bad)) +
+    details.push_back("pod or " + Containers(implicit_bad) +
                       " must set securityContext.seccompProfile.type to \"RuntimeDefault\" or "
                       "\"Localhost\"");
   }
@@ -476,26 +514,27 @@ struct Registered {
   bool replaced_at_restricted = false;  // a restricted check supersedes it
 };
 
-// Upstream's checks in the order of their IDs.
+// Upstream's checks: the baseline ones, then the restricted ones, each in the order of
+// their IDs (as upstream's messages list them).
 const std::vector<Registered>& AllChecks() {
   static const std::vector<Registered> kChecks = {
-      {Level::kRestricted, AllowPrivilegeEscalation},
       {Level::kBaseline, AppArmor},
       {Level::kBaseline, CapabilitiesBaseline, true},
-      {Level::kRestricted, CapabilitiesRestricted},
       {Level::kBaseline, HostNamespaces},
       {Level::kBaseline, HostPathVolumes, true},
       {Level::kBaseline, HostPorts},
       {Level::kBaseline, Privileged},
       {Level::kBaseline, ProcMount},
+      {Level::kBaseline, SELinuxOptions},
+      {Level::kBaseline, SeccompBaseline, true},
+      {Level::kBaseline, Sysctls},
+      {Level::kBaseline, HostProcess},
+      {Level::kRestricted, AllowPrivilegeEscalation},
+      {Level::kRestricted, CapabilitiesRestricted},
       {Level::kRestricted, RestrictedVolumes},
       {Level::kRestricted, RunAsNonRoot},
       {Level::kRestricted, RunAsUser},
-      {Level::kBaseline, SELinuxOptions},
-      {Level::kBaseline, SeccompBaseline, true},
       {Level::kRestricted, SeccompRestricted},
-      {Level::kBaseline, Sysctls},
-      {Level::kBaseline, HostProcess},
   };
   return kChecks;
 }

@@ -53,7 +53,8 @@ Policy PolicyOf(const json& labels, const Configuration& defaults,
     bool level_set = false;
     if (level.is_string()) {
       auto parsed = ParseLevel(level.get<std::string>());
-      modes[i]->level = parsed.value_or(Level::kRestricted);
+      // An enforce level that does not parse fails closed, warn and audit open.
+      modes[i]->level = parsed.value_or(i == 0 ? Level::kRestricted : Level::kPrivileged);
       level_set = parsed.has_value();
       if (!parsed && errors) {
         errors->push_back(v::FieldInvalid("metadata.labels[" + level_key + "]",
@@ -165,22 +166,22 @@ class PodSecurity final : public ::admission::Plugin {
       labels = At(At(*ns, "metadata"), "labels");
     }
     const Policy policy = PolicyOf(labels, config_, nullptr);
-    // Workloads are only warned about; a pod is refused, and warned about too when the warn
-    // level is another.
-    std::vector<Violation> enforced;
-    if (pod) enforced = Check(policy.enforce, metadata, spec);
-    if (policy.warn.level != Level::kPrivileged && a.options.warnings != nullptr &&
-        !(!enforced.empty() && policy.warn.String() == policy.enforce.String())) {
+    // A pod is refused at the enforce level (and then not warned about); workloads are only
+    // warned about.
+    if (pod) {
+      auto enforced = Check(policy.enforce, metadata, spec);
+      if (!enforced.empty()) {
+        co_return apimachinery::NewForbidden(
+            a.spec.Resource(), a.name,
+            "violates PodSecurity " + GoQuote(policy.enforce.String()) + ": " + Describe(enforced));
+      }
+    }
+    if (policy.warn.level != Level::kPrivileged && a.options.warnings != nullptr) {
       auto violations = Check(policy.warn, metadata, spec);
       if (!violations.empty()) {
         a.options.warnings->push_back("would violate PodSecurity " + GoQuote(policy.warn.String()) +
                                       ": " + Describe(violations));
       }
-    }
-    if (!enforced.empty()) {
-      co_return apimachinery::NewForbidden(
-          a.spec.Resource(), a.name,
-          "violates PodSecurity " + GoQuote(policy.enforce.String()) + ": " + Describe(enforced));
     }
     co_return std::nullopt;
   }
