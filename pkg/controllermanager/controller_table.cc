@@ -13,6 +13,7 @@
 #include "pkg/controller/serviceaccount/serviceaccounts_controller.h"
 #include "pkg/controller/serviceaccount/tokens_controller.h"
 #include "pkg/controller/ttlafterfinished/ttlafterfinished_controller.h"
+#include "pkg/controller/volume/protection/protection.h"
 #include "pkg/controllermanager/controller_names.h"
 
 namespace controllermanager {
@@ -31,6 +32,10 @@ const std::map<std::string, controller::InitFunc>& ControllerInitializers() {
       {"garbage-collector-controller",
        controller::garbagecollector::StartGarbageCollectorController},
       {"namespace-controller", controller::namespacecontroller::StartNamespaceController},
+      {"persistentvolume-protection-controller",
+       controller::volume::protection::StartPVProtectionController},
+      {"persistentvolumeclaim-protection-controller",
+       controller::volume::protection::StartPVCProtectionController},
       {"resourcequota-controller", controller::resourcequota::StartResourceQuotaController},
       {"root-ca-certificate-publisher-controller",
        controller::rootcacertpublisher::StartRootCACertPublisher},

@@ -143,12 +143,13 @@ class Server:
     # ---- lifecycle -------------------------------------------------------
     def command(self):
         # Without a controller manager no namespace gets its default service account, so the
-        # ServiceAccount admission plugin would refuse every pod: it is off unless the test
-        # names the admission plugins itself.
+        # ServiceAccount admission plugin would refuse every pod, and nothing removes the
+        # finalizers StorageObjectInUseProtection gives claims and volumes: both are off
+        # unless the test names the admission plugins itself.
         admission = [] if any(a.startswith(("--enable-admission-plugins",
                                              "--disable-admission-plugins"))
                               for a in self.extra_args) else [
-            "--disable-admission-plugins=ServiceAccount"]
+            "--disable-admission-plugins=ServiceAccount,StorageObjectInUseProtection"]
         return [BINARY, "--data-dir", self.data_dir,
                 "--bind-address", "127.0.0.1",
                 "--secure-port", str(self.port)] + admission + self.extra_args

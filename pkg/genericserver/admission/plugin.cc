@@ -63,6 +63,7 @@ registry::Admission Chain(std::vector<PluginPtr> plugins) {
     as_write.dry_run = options.dry_run;
     as_write.user = options.user;
     as_write.warnings = options.warnings;
+    as_write.audit = options.audit;
     const Attributes attributes{Operation::kDelete, spec, &existing, as_write, ns, name, &options};
     json none;
     for (const PluginPtr& p : *all) {

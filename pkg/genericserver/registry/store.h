@@ -22,6 +22,10 @@
 #include "pkg/genericserver/server/awaitable.h"
 #include "pkg/genericserver/storage/interface.h"
 
+namespace audit {
+class Context;
+}  // namespace audit
+
 namespace registry {
 
 template <class T>
@@ -48,6 +52,9 @@ struct WriteOptions {
   // Where admission's warnings go (upstream's warning.AddWarning): the request's, which its
   // answer carries as Warning headers; null when nobody listens. Outlives the write.
   std::vector<std::string>* warnings = nullptr;
+  // The request's audit event, for admission's annotations; null when it is not audited.
+  // Used on the request's coroutine only.
+  audit::Context* audit = nullptr;
   // Server-side apply: the update function computed managedFields itself, and a missing
   // object is created (not through a subresource: 404 there, as upstream).
   bool apply = false;
@@ -61,6 +68,7 @@ struct DeleteOptions {
   bool dry_run = false;
   std::optional<authn::UserInfo> user;           // who asks (admission)
   std::vector<std::string>* warnings = nullptr;  // as WriteOptions::warnings
+  audit::Context* audit = nullptr;               // as WriteOptions::audit
 };
 
 // A deletion either removed the object (the Status to answer) or marked it for deletion

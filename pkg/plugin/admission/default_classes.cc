@@ -175,7 +175,32 @@ class PersistentVolumeClaimResize final : public ::admission::Plugin {
   std::shared_ptr<const ::admission::Stores> stores_;
 };
 
+class StorageObjectInUseProtection final : public ::admission::Plugin {
+ public:
+  Awaitable<std::optional<Status>> Admit(const Attributes& a, json& object) const override {
+    if (a.operation != Operation::kCreate || !a.options.subresource.empty() ||
+        !a.spec.group.empty()) {
+      co_return std::nullopt;
+    }
+    const char* finalizer = a.spec.plural == "persistentvolumeclaims"
+                                ? "kubernetes.io/pvc-protection"
+                            : a.spec.plural == "persistentvolumes" ? "kubernetes.io/pv-protection"
+                                                                   : nullptr;
+    if (finalizer == nullptr) co_return std::nullopt;
+    json& finalizers = object["metadata"]["finalizers"];
+    if (!finalizers.is_array()) finalizers = json::array();
+    if (std::find(finalizers.begin(), finalizers.end(), finalizer) == finalizers.end()) {
+      finalizers.push_back(finalizer);
+    }
+    co_return std::nullopt;
+  }
+};
+
 }  // namespace
+
+::admission::PluginPtr NewStorageObjectInUseProtection() {
+  return std::make_shared<StorageObjectInUseProtection>();
+}
 
 ::admission::PluginPtr NewPersistentVolumeClaimResize(
     std::shared_ptr<const ::admission::Stores> stores) {

@@ -11,7 +11,10 @@
 // And TaintNodesByCondition: a new Node gets the node.kubernetes.io/not-ready:NoSchedule
 // taint unless it has it, until its kubelet says it is ready. And
 // PersistentVolumeClaimResize (validating): a claim's storage request may grow only when it
-// is Bound and its StorageClass (the same before and after) has allowVolumeExpansion.
+// is Bound and its StorageClass (the same before and after) has allowVolumeExpansion. And
+// StorageObjectInUseProtection (mutating): new claims get the kubernetes.io/pvc-protection
+// finalizer and new volumes kubernetes.io/pv-protection, which the controller manager's
+// protection controllers remove once nothing uses them.
 
 #include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/admission/stores.h"
@@ -23,5 +26,6 @@ namespace plugin::admission {
 ::admission::PluginPtr NewTaintNodesByCondition();
 ::admission::PluginPtr NewPersistentVolumeClaimResize(
     std::shared_ptr<const ::admission::Stores> stores);
+::admission::PluginPtr NewStorageObjectInUseProtection();
 
 }  // namespace plugin::admission

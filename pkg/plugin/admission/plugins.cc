@@ -38,6 +38,8 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       plugins.push_back(NewTaintNodesByCondition());
     } else if (name == "DefaultStorageClass") {
       plugins.push_back(NewDefaultStorageClass(stores));
+    } else if (name == "StorageObjectInUseProtection") {
+      plugins.push_back(NewStorageObjectInUseProtection());
     } else if (name == "PersistentVolumeClaimResize") {
       plugins.push_back(NewPersistentVolumeClaimResize(stores));
     } else if (name == "DefaultIngressClass") {

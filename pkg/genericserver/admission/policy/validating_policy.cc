@@ -14,6 +14,7 @@
 #include "pkg/genericserver/admission/webhook/matching.h"
 #include "pkg/genericserver/admission/webhook/review.h"
 #include "pkg/genericserver/apimachinery/labels/label_selector.h"
+#include "pkg/genericserver/audit/context.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/util/strings.h"
 
@@ -86,6 +87,11 @@ struct Variable {
   Expression expression;
 };
 
+struct AuditAnnotation {
+  std::string key;
+  Expression value;
+};
+
 // A policy, compiled. Immutable.
 struct Policy {
   std::string name;
@@ -95,6 +101,7 @@ struct Policy {
   std::vector<Variable> variables;
   std::vector<Validation> validations;
   std::vector<MatchCondition> conditions;
+  std::vector<AuditAnnotation> audit_annotations;
 };
 using PolicyPtr = std::shared_ptr<const Policy>;
 
@@ -125,6 +132,12 @@ PolicyPtr Compile(const json& object) {
       p->validations.push_back(std::move(validation));
     }
   }
+  if (const json* list = Find(*spec, "auditAnnotations"); list && list->is_array()) {
+    for (const json& a : *list) {
+      p->audit_annotations.push_back(
+          {Str(a, "key"), webhook::Compile(Str(a, "valueExpression"), kVariables)});
+    }
+  }
   if (const json* conditions = Find(*spec, "matchConditions");
       conditions && conditions->is_array()) {
     for (const json& c : *conditions) {
@@ -140,6 +153,13 @@ struct Decision {
   std::string message;
   std::string reason;
   bool configuration = false;
+  int expression_index = -1;  // the validation's, for the Audit action's annotation
+};
+
+// What one evaluation came to: its decisions and its audit annotations (key, value).
+struct Evaluation {
+  std::vector<Decision> decisions;
+  std::vector<std::pair<std::string, std::string>> annotations;
 };
 
 int ReasonToCode(std::string_view reason) {
@@ -278,9 +298,12 @@ std::string FailureMessage(const Validation& v, const webhook::Variables& vars) 
   return "failed expression: " + std::string(util::TrimSpace(v.expression.source));
 }
 
-// One evaluation of the policy with one parameter: its decisions.
-std::vector<Decision> Evaluate(const Policy& policy, const webhook::Variables& base) {
-  std::vector<Decision> out;
+// Upstream's limit on an audit annotation's value.
+constexpr size_t kMaxAuditAnnotationBytes = 10 * 1024;
+
+// One evaluation of the policy with one parameter: its decisions and audit annotations.
+Evaluation Evaluate(const Policy& policy, const webhook::Variables& base) {
+  Evaluation out;
   webhook::Variables vars = base;
   // The variables, in order, each seeing those before it (upstream's are lazy: an error
   // matters only to an expression that uses the variable, as an error value does here).
@@ -296,22 +319,43 @@ std::vector<Decision> Evaluate(const Policy& policy, const webhook::Variables& b
   }
   auto matched = webhook::ConditionsMatch(policy.conditions, vars);
   if (!matched) {
-    if (!policy.fail_open) out.push_back({matched.error(), "", false});
+    if (!policy.fail_open) out.decisions.push_back({matched.error(), "", false});
     return out;
   }
   if (!*matched) return out;
-  for (const Validation& v : policy.validations) {
+  for (size_t i = 0; i < policy.validations.size(); ++i) {
+    const Validation& v = policy.validations[i];
     auto value = webhook::Evaluate(v.expression, vars);
     if (value && value->kind != cel::Kind::kBool) {
       value = std::unexpected("expression '" + v.expression.source +
                               "' resulted in error: no such overload");
     }
     if (!value) {
-      if (!policy.fail_open) out.push_back({value.error(), "", false});
+      if (!policy.fail_open) {
+        out.decisions.push_back({value.error(), "", false, static_cast<int>(i)});
+      }
       continue;
     }
     if (value->b) continue;
-    out.push_back({FailureMessage(v, vars), v.reason, false});
+    out.decisions.push_back({FailureMessage(v, vars), v.reason, false, static_cast<int>(i)});
+  }
+  for (const AuditAnnotation& annotation : policy.audit_annotations) {
+    auto value = webhook::Evaluate(annotation.value, vars);
+    if (value && value->kind == cel::Kind::kNull) continue;
+    if (value && value->kind != cel::Kind::kString) {
+      value = std::unexpected("valueExpression '" + annotation.value.source +
+                              "' resulted in unsupported return type: " + cel::TypeName(*value) +
+                              ". Return type must be either string or null.");
+    }
+    if (!value) {
+      // An audit annotation that fails refuses whatever the binding's actions say.
+      if (!policy.fail_open) out.decisions.push_back({value.error(), "", true});
+      continue;
+    }
+    std::string text(util::TrimSpace(value->str()));
+    if (text.empty()) continue;
+    if (text.size() > kMaxAuditAnnotationBytes) text.resize(kMaxAuditAnnotationBytes);
+    out.annotations.emplace_back(policy.name + "/" + annotation.key, std::move(text));
   }
   return out;
 }
@@ -348,6 +392,9 @@ class ValidatingAdmissionPolicy final : public Plugin {
 
     const cel::TypePtr dyn = cel::DynType();
     std::optional<webhook::Variables> base;  // made when a binding first applies
+    std::optional<Status> refusal;           // the first Deny
+    json failures = json::array();           // the Audit action's
+    std::map<std::string, std::vector<std::string>> annotations;  // auditAnnotations
     for (const json& binding : *bindings) {
       const json* spec = Find(binding, "spec");
       if (spec == nullptr) continue;
@@ -384,7 +431,14 @@ class ValidatingAdmissionPolicy final : public Plugin {
           for (const json& param : *params) {
             webhook::Variables vars = *base;
             vars.push_back({"params", cel::JsonToValue(param, dyn)});
-            for (Decision& d : Evaluate(policy, vars)) decisions.push_back(std::move(d));
+            Evaluation evaluated = Evaluate(policy, vars);
+            for (Decision& d : evaluated.decisions) decisions.push_back(std::move(d));
+            for (auto& [key, value] : evaluated.annotations) {
+              auto& values = annotations[key];
+              if (std::find(values.begin(), values.end(), value) == values.end()) {
+                values.push_back(std::move(value));
+              }
+            }
           }
         }
       }
@@ -403,10 +457,30 @@ class ValidatingAdmissionPolicy final : public Plugin {
                                         policy.name + "' with binding '" + binding_name +
                                         "': " + d.message);
         }
-        if (d.configuration || has("Deny")) co_return Refusal(a, object, policy, binding_name, d);
+        if (has("Audit") && !d.configuration) {
+          json failure = {{"message", d.message},
+                          {"policy", policy.name},
+                          {"binding", binding_name},
+                          {"expressionIndex", d.expression_index},
+                          {"validationActions", actions}};
+          failures.push_back(std::move(failure));
+        }
+        if (d.configuration || has("Deny")) {
+          if (!refusal) refusal = Refusal(a, object, policy, binding_name, d);
+        }
+      }
+      if (refusal) break;
+    }
+    if (a.options.audit != nullptr) {
+      if (!failures.empty()) {
+        a.options.audit->AddAnnotation("validation.policy.admission.k8s.io/validation_failure",
+                                       failures.dump());
+      }
+      for (const auto& [key, values] : annotations) {
+        a.options.audit->AddAnnotation(key, util::Join(values, ", "));
       }
     }
-    co_return std::nullopt;
+    co_return refusal;
   }
 
  private:

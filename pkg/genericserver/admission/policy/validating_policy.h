@@ -10,11 +10,12 @@
 // expression that errs or a configuration that does not work) is a decision the binding's
 // validationActions turn into a refusal (Deny: the first is the answer, "<resource>
 // "<name>" is forbidden: ValidatingAdmissionPolicy '<p>' with binding '<b>' denied request:
-// <message>", code by its reason, 422 for Invalid, the default) or a Warning header (Warn).
+// <message>", code by its reason, 422 for Invalid, the default), a Warning header (Warn) or
+// the audit annotation validation.policy.admission.k8s.io/validation_failure (Audit). The
+// policy's auditAnnotations become "<policy>/<key>" annotations of the audit event.
 //
-// What differs from upstream: no `authorizer` variable, no auditAnnotations or Audit action
-// (no audit annotations are recorded yet), no status.typeChecking; the object is in the
-// version written (matchPolicy Equivalent matches every version).
+// What differs from upstream: no `authorizer` variable, no status.typeChecking; the object
+// is in the version written (matchPolicy Equivalent matches every version).
 //
 // Thread-safe: the policies and bindings are read from the watch cache on each call; each
 // policy's compiled expressions are cached per resourceVersion under a mutex.

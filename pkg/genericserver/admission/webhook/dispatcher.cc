@@ -23,6 +23,7 @@
 #include "pkg/genericserver/apimachinery/labels/label_selector.h"
 #include "pkg/genericserver/apimachinery/patch/json_patch.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
+#include "pkg/genericserver/audit/context.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/util/log.h"
 #include "pkg/util/uuid.h"
@@ -231,6 +232,18 @@ std::optional<Status> RefuseDryRun(const Hook& hook, const Attributes& a) {
                                      " does not support dry run");
 }
 
+// An annotation of the request's audit event (when it is audited).
+void Annotate(const Attributes& a, const std::string& key, std::string value) {
+  if (a.options.audit != nullptr) a.options.audit->AddAnnotation(key, std::move(value));
+}
+
+// A webhook's own audit annotations, under its name.
+void AnnotateFrom(const Attributes& a, const Hook& hook, const Verdict& verdict) {
+  for (const auto& [key, value] : verdict.audit_annotations) {
+    Annotate(a, hook.name + "/" + key, value);
+  }
+}
+
 void Warn(const Attributes& a, const std::vector<std::string>& warnings) {
   if (a.options.warnings == nullptr) return;
   a.options.warnings->insert(a.options.warnings->end(), warnings.begin(), warnings.end());
@@ -262,16 +275,31 @@ class MutatingWebhook final : public Plugin {
         if (!*should) continue;
         if (auto refused = RefuseDryRun(hook, a)) co_return refused;
         auto verdict = co_await Call(hooks[i], a, object, true);
+        const std::string at = "round_" + std::to_string(round) + "_index_" + std::to_string(i);
+        bool mutated = false;
+        const auto record = [&] {
+          Annotate(a, "mutation.webhook.admission.k8s.io/" + at,
+                   json{{"configuration", hook.configuration},
+                        {"webhook", hook.name},
+                        {"mutated", mutated}}
+                       .dump());
+        };
         if (!verdict) {
+          record();
           if (hook.fail_open) {
             KLOG_WARNING << "Failed calling webhook, failing open " << hook.name << ": "
                          << verdict.error().reason;
+            Annotate(a, "failed-open.mutation.webhook.admission.k8s.io/" + at, hook.name);
             continue;
           }
           co_return CallingError(hook, verdict.error());
         }
         Warn(a, verdict->warnings);
-        if (!verdict->allowed) co_return DenialStatus(hook.name, verdict->status);
+        AnnotateFrom(a, hook, *verdict);
+        if (!verdict->allowed) {
+          record();
+          co_return DenialStatus(hook.name, verdict->status);
+        }
         if (verdict->patch && !verdict->patch->empty()) {
           if (a.operation == Operation::kDelete) {
             co_return apimachinery::NewInternalError(
@@ -286,6 +314,7 @@ class MutatingWebhook final : public Plugin {
                                                      std::string(patched->type_name()));
           }
           if (*patched != object) {
+            mutated = true;
             object = std::move(*patched);
             // Everything called before this change sees it on reinvocation.
             for (size_t earlier : invoked_if_needed) {
@@ -293,6 +322,7 @@ class MutatingWebhook final : public Plugin {
             }
           }
         }
+        record();
         if (hook.reinvoke && round == 0) invoked_if_needed.insert(i);
       }
     }
@@ -306,6 +336,14 @@ class MutatingWebhook final : public Plugin {
 
 // What one validating call came to: nothing, or the refusal.
 using Outcome = std::optional<Status>;
+
+// What a validating call brings back besides its outcome, for the request's coroutine to
+// record once all calls are done (they may run on another strand).
+struct Collected {
+  std::vector<std::string> warnings;
+  std::map<std::string, std::string> annotations;  // the webhook's, under its name
+  bool failed_open = false;
+};
 
 class ValidatingWebhook final : public Plugin {
  public:
@@ -329,33 +367,45 @@ class ValidatingWebhook final : public Plugin {
       called.push_back(hook);
     }
     if (called.empty()) co_return std::nullopt;
-    std::vector<std::vector<std::string>> warnings(called.size());
+    std::vector<Collected> collected(called.size());
     std::optional<Status> first;
     if (called.size() == 1) {
-      first = co_await CallOne(called[0], a, object, warnings[0]);
+      first = co_await CallOne(called[0], a, object, collected[0]);
     } else {
       // Concurrently, on a strand of their own that this coroutine waits for.
       auto strand = net::make_strand(co_await net::this_coro::executor);
       first =
-          co_await net::co_spawn(strand, CallAll(called, a, object, warnings), net::use_awaitable);
+          co_await net::co_spawn(strand, CallAll(called, a, object, collected), net::use_awaitable);
     }
-    for (const auto& w : warnings) Warn(a, w);
+    for (size_t i = 0; i < called.size(); ++i) {
+      Warn(a, collected[i].warnings);
+      for (const auto& [key, value] : collected[i].annotations) Annotate(a, key, value);
+      if (collected[i].failed_open) {
+        Annotate(
+            a, "failed-open.validating.webhook.admission.k8s.io/round_0_index_" + std::to_string(i),
+            called[i]->name);
+      }
+    }
     co_return first;
   }
 
  private:
   static Awaitable<Outcome> CallOne(HookPtr hook, const Attributes& a, const json& object,
-                                    std::vector<std::string>& warnings) {
+                                    Collected& collected) {
     auto verdict = co_await Call(hook, a, object, false);
     if (!verdict) {
       if (hook->fail_open) {
         KLOG_WARNING << "Failed calling webhook, failing open " << hook->name << ": "
                      << verdict.error().reason;
+        collected.failed_open = true;
         co_return std::nullopt;
       }
       co_return CallingError(*hook, verdict.error());
     }
-    warnings = std::move(verdict->warnings);
+    collected.warnings = std::move(verdict->warnings);
+    for (const auto& [key, value] : verdict->audit_annotations) {
+      collected.annotations[hook->name + "/" + key] = value;
+    }
     if (!verdict->allowed) co_return DenialStatus(hook->name, verdict->status);
     co_return std::nullopt;
   }
@@ -363,8 +413,7 @@ class ValidatingWebhook final : public Plugin {
   // Runs on a strand: every call spawned there, the first refusal to complete returned once
   // all have.
   static Awaitable<Outcome> CallAll(std::vector<HookPtr> hooks, const Attributes& a,
-                                    const json& object,
-                                    std::vector<std::vector<std::string>>& warnings) {
+                                    const json& object, std::vector<Collected>& collected) {
     auto executor = co_await net::this_coro::executor;
     struct Join {
       explicit Join(const net::any_io_executor& ex) : timer(ex) {}
@@ -376,7 +425,7 @@ class ValidatingWebhook final : public Plugin {
     join->timer.expires_at(net::steady_timer::time_point::max());
     join->pending = hooks.size();
     for (size_t i = 0; i < hooks.size(); ++i) {
-      net::co_spawn(executor, CallOne(hooks[i], a, object, warnings[i]),
+      net::co_spawn(executor, CallOne(hooks[i], a, object, collected[i]),
                     [join](std::exception_ptr e, Outcome outcome) {
                       if (e) outcome = apimachinery::NewInternalError("webhook call failed");
                       if (outcome && !join->first) join->first = std::move(outcome);

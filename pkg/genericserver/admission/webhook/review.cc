@@ -145,6 +145,11 @@ std::expected<Verdict, CallError> ReadAdmissionAnswer(const transport::HttpAnswe
       if (w.is_string() && !w.get_ref<const std::string&>().empty()) verdict.warnings.push_back(w);
     }
   }
+  if (auto it = response->find("auditAnnotations"); it != response->end() && it->is_object()) {
+    for (const auto& [key, value] : it->items()) {
+      if (value.is_string()) verdict.audit_annotations[key] = value.get<std::string>();
+    }
+  }
   const std::string patch = Str(*response, "patch");
   const std::string patch_type = Str(*response, "patchType");
   if (!mutating) {

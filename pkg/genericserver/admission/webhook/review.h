@@ -5,6 +5,7 @@
 // upstream's error texts.
 
 #include <expected>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,7 @@ struct Verdict {
   nlohmann::json status;                // response.status of a refusal (null when none)
   std::optional<nlohmann::json> patch;  // the decoded JSON patch of a mutating answer
   std::vector<std::string> warnings;
+  std::map<std::string, std::string> audit_annotations;  // response.auditAnnotations
 };
 
 // An error in calling a webhook (upstream's ErrCallingWebhook): the text after

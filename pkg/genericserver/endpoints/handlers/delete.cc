@@ -20,6 +20,7 @@ registry::Result<registry::DeleteOptions> ParseDeleteOptions(RequestContext& ctx
   registry::DeleteOptions o;
   o.user = ctx.user;
   o.warnings = &ctx.warnings;
+  o.audit = ctx.audit;
   json body = json::object();
   if (!ctx.request.body.empty()) {
     auto parsed = BodyMediaType(ctx) == kProtobufType ? DecodeObject(ctx, nullptr)

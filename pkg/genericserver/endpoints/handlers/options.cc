@@ -122,6 +122,7 @@ registry::Result<registry::WriteOptions> ParseWriteOptions(RequestContext& ctx) 
   o.field_manager = ctx.request.query.Get("fieldManager").value_or("");
   o.user = ctx.user;
   o.warnings = &ctx.warnings;
+  o.audit = ctx.audit;
   if (o.field_manager.size() > 128) {
     return std::unexpected(InvalidOptions(kind, {v::FieldTooLong("fieldManager", 128)}));
   }

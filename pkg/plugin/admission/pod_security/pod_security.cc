@@ -7,6 +7,7 @@
 
 #include "pkg/genericserver/apimachinery/validation/field_error.h"
 #include "pkg/genericserver/apimachinery/validation/go_format.h"
+#include "pkg/genericserver/audit/context.h"
 #include "pkg/genericserver/registry/object_meta.h"
 #include "pkg/plugin/admission/pod_security/checks.h"
 
@@ -23,9 +24,8 @@ namespace v = apimachinery::validation;
 
 constexpr char kLabelPrefix[] = "pod-security.kubernetes.io/";
 const char* const kModes[] = {"enforce", "audit", "warn"};
-// How many pods a namespace's new enforce level is tried on, and how many are named.
+// How many pods a namespace's new enforce level is tried on.
 constexpr size_t kMaxPodsEvaluated = 3000;
-constexpr size_t kMaxPodWarnings = 20;
 
 const json kNull;
 
@@ -125,6 +125,12 @@ bool SignificantUpdate(const json& pod, const json& old) {
   return false;
 }
 
+// pod-security.kubernetes.io/<key> on the request's audit event.
+void Annotate(const Attributes& a, const std::string& key, std::string value) {
+  if (a.options.audit != nullptr)
+    a.options.audit->AddAnnotation(kLabelPrefix + key, std::move(value));
+}
+
 class PodSecurity final : public ::admission::Plugin {
  public:
   PodSecurity(std::shared_ptr<const ::admission::Stores> stores, Configuration configuration)
@@ -141,8 +147,12 @@ class PodSecurity final : public ::admission::Plugin {
     }
     const json* pod_template = pod ? nullptr : Template(a.spec, object);
     if (!pod && (pod_template == nullptr || !a.options.subresource.empty())) co_return std::nullopt;
-    if (Contains(config_.exempt_namespaces, a.ns)) co_return std::nullopt;
+    if (Contains(config_.exempt_namespaces, a.ns)) {
+      Annotate(a, "exempt", "namespace");
+      co_return std::nullopt;
+    }
     if (a.options.user && Contains(config_.exempt_usernames, a.options.user->name)) {
+      Annotate(a, "exempt", "user");
       co_return std::nullopt;
     }
     const json& subject = pod ? object : *pod_template;
@@ -150,6 +160,7 @@ class PodSecurity final : public ::admission::Plugin {
     const json& spec = At(subject, "spec");
     if (const json& rc = At(spec, "runtimeClassName");
         rc.is_string() && Contains(config_.exempt_runtime_classes, rc.get<std::string>())) {
+      Annotate(a, "exempt", "runtimeClass");
       co_return std::nullopt;
     }
     if (a.operation == Operation::kUpdate && a.old != nullptr) {
@@ -166,6 +177,15 @@ class PodSecurity final : public ::admission::Plugin {
       labels = At(At(*ns, "metadata"), "labels");
     }
     const Policy policy = PolicyOf(labels, config_, nullptr);
+    if (pod) Annotate(a, "enforce-policy", policy.enforce.String());
+    if (policy.audit.level != Level::kPrivileged) {
+      auto violations = Check(policy.audit, metadata, spec);
+      if (!violations.empty()) {
+        Annotate(a, "audit-violations",
+                 "would violate PodSecurity " + GoQuote(policy.audit.String()) + ": " +
+                     Describe(violations));
+      }
+    }
     // A pod is refused at the enforce level (and then not warned about); workloads are only
     // warned about.
     if (pod) {
@@ -249,17 +269,28 @@ class PodSecurity final : public ::admission::Plugin {
       }
       it->second.push_back(registry::MetaString(p, "name"));
     }
+    if (pods->size() > kMaxPodsEvaluated) {
+      a.options.warnings->push_back(
+          "new PodSecurity enforce level only checked against the "
+          "first " +
+          std::to_string(kMaxPodsEvaluated) + " of " + std::to_string(pods->size()) +
+          " existing pods");
+    }
     if (by_reasons.empty()) co_return;
     a.options.warnings->push_back("existing pods in namespace " + GoQuote(a.name) +
                                   " violate the new PodSecurity enforce level " +
                                   GoQuote(enforce.String()));
-    for (size_t i = 0; i < by_reasons.size() && i < kMaxPodWarnings; ++i) {
-      const auto& [reasons, names] = by_reasons[i];
+    // One warning per set of reasons, naming its lexically first pod, in sorted order.
+    std::vector<std::string> lines;
+    for (auto& [reasons, names] : by_reasons) {
+      std::sort(names.begin(), names.end());
       std::string who = names[0];
       if (names.size() == 2) who += " (and 1 other pod)";
       if (names.size() > 2) who += " (and " + std::to_string(names.size() - 1) + " other pods)";
-      a.options.warnings->push_back(who + ": " + reasons);
+      lines.push_back(who + ": " + reasons);
     }
+    std::sort(lines.begin(), lines.end());
+    a.options.warnings->insert(a.options.warnings->end(), lines.begin(), lines.end());
   }
 
   std::shared_ptr<const ::admission::Stores> stores_;

@@ -9,7 +9,8 @@
 // whose pod template does (they are never refused). Namespaces with invalid labels are
 // refused (422); making a namespace's enforce level stricter warns of its pods that break
 // it. The configuration's exemptions (usernames, namespaces, runtimeClasses) skip the checks.
-// The audit level is parsed but records nothing (no audit annotations yet).
+// Audit events get upstream's annotations: pod-security.kubernetes.io/enforce-policy,
+// audit-violations (what breaks the audit level) and exempt.
 //
 // Immutable after construction; reads namespaces and pods through admission::Stores.
 
