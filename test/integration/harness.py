@@ -486,11 +486,14 @@ class Webhook:
     respond_get(path) -> (status, reply) answers GETs (404 without it). url is the base URL;
     write_kubeconfig(path) writes the kubeconfig the server is given. stop() ends it.
     dns_names are more names the certificate is good for (a Service's "<name>.<ns>.svc");
-    ca_bundle is the certificate in base64, as a clientConfig.caBundle holds it.
+    ca_bundle is the certificate in base64, as a clientConfig.caBundle holds it. With
+    keep_alive (seconds), it speaks HTTP/1.1 and keeps each connection open that long
+    between requests; client_ports lists the client port of each request, and
+    drop_connections() ends every connection open.
     """
 
     def __init__(self, respond=lambda path, body: (200, None), url_path="/",
-                 respond_get=None, dns_names=()):
+                 respond_get=None, dns_names=(), keep_alive=None):
         import http.server
         import json
         import threading
@@ -505,13 +508,25 @@ class Webhook:
         if out.returncode != 0:
             raise ServerError("openssl: " + out.stderr)
         self.received = []
+        self.client_ports = []
+        self.sockets = []
         self.url_path = url_path
         hook = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
+            if keep_alive is not None:
+                protocol_version = "HTTP/1.1"
+                timeout = keep_alive
+
+            def setup(self):
+                super().setup()
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                hook.sockets.append(self.connection)
+
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 hook.received.append((self.path, self.headers["Content-Type"], body))
+                hook.client_ports.append(self.client_address[1])
                 self.reply(*respond(self.path, body))
 
             def do_GET(self):
@@ -568,7 +583,16 @@ users:
 """)
         return path
 
+    def drop_connections(self):
+        for s in self.sockets:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self.sockets = []
+
     def stop(self):
+        self.drop_connections()
         self.server.shutdown()
         self.server.server_close()
         self.thread.join()

@@ -328,6 +328,30 @@ class AdmissionWebhooksTest(unittest.TestCase):
                          r'"slow.hooks.example.com": failed to call webhook: Post '
                          r'"https://127.0.0.1:\d+/slow\?timeout=1s": context deadline exceeded$')
 
+    def test_connections_are_kept_and_renewed(self):
+        kept = harness.Webhook(lambda path, review: allow(review), keep_alive=30)
+        try:
+            hook = {"name": "kept.hooks.example.com",
+                    "clientConfig": {"url": kept.url + "/kept", "caBundle": kept.ca_bundle},
+                    "rules": [{"operations": ["CREATE"], "apiGroups": [""],
+                               "apiVersions": ["v1"], "resources": ["configmaps"]}],
+                    "objectSelector": {"matchLabels": {"hook": "kept"}},
+                    "sideEffects": "None", "admissionReviewVersions": ["v1"]}
+            self.configure("ValidatingWebhookConfiguration", "kept", hook)
+            self.until(lambda: self.configmap("k%d" % time.monotonic_ns(),
+                                              labels={"hook": "kept"})[0] == 201 and
+                       kept.client_ports, "the kept webhook")
+            for i in range(3):
+                self.assertEqual(self.configmap("kept-%d" % i, labels={"hook": "kept"})[0], 201)
+            # One connection for all of them (each create came on a connection of its own).
+            self.assertEqual(len(set(kept.client_ports[-4:])), 1, kept.client_ports)
+            # The webhook ends it: the next call is made again on a new one.
+            kept.drop_connections()
+            self.assertEqual(self.configmap("kept-after", labels={"hook": "kept"})[0], 201)
+            self.assertNotEqual(kept.client_ports[-1], kept.client_ports[-2])
+        finally:
+            kept.stop()
+
     def test_invalid_answers_are_errors_in_calling(self):
         cases = {
             "/wrong-uid": (lambda r: (200, {"apiVersion": "admission.k8s.io/v1",

@@ -4,7 +4,13 @@
 #include "pkg/genericserver/transport/webhook_client.h"
 
 #include <cctype>
+#include <mutex>
 #include <vector>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -17,11 +23,16 @@ namespace transport {
 
 namespace {
 
+namespace net = boost::asio;
+
 using json = nlohmann::json;
 
 constexpr std::string_view kUserAgent = "kube-apiserver-admission";
 // Upstream reads answers whole; this only stops a runaway webhook from exhausting memory.
 constexpr uint64_t kMaxResponseBytes = uint64_t{1} << 30;
+// Kept connections, as Go's default transport keeps them: a few, for at most 90 s idle.
+constexpr size_t kMaxIdle = 8;
+constexpr auto kIdleTimeout = std::chrono::seconds(90);
 
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -191,7 +202,67 @@ struct WebhookClient::Impl {
   util::Duration timeout{};
   ServiceResolver resolve;
   std::shared_ptr<const TLSClient> tls;
+
+  // Connections kept open after an answer, for the next call to the same address. A
+  // connection's I/O always runs on the executor that dialed it (its socket's and timers'),
+  // whichever coroutine uses it next. Guarded by idle_mu.
+  struct Idle {
+    std::unique_ptr<Connection> connection;
+    net::any_io_executor executor;
+    std::string address;
+    Clock::time_point since;
+  };
+  mutable std::mutex idle_mu;
+  mutable std::vector<Idle> idle;
+
+  std::optional<Idle> TakeIdle(const std::string& address) const {
+    std::lock_guard lock(idle_mu);
+    const Clock::time_point now = Clock::now();
+    std::erase_if(idle, [&](const Idle& i) { return now - i.since > kIdleTimeout; });
+    for (auto it = idle.begin(); it != idle.end(); ++it) {
+      if (it->address == address) {
+        Idle found = std::move(*it);
+        idle.erase(it);
+        return found;
+      }
+    }
+    return std::nullopt;
+  }
+
+  void PutIdle(Idle kept) const {
+    kept.since = Clock::now();
+    std::lock_guard lock(idle_mu);
+    if (idle.size() >= kMaxIdle) idle.erase(idle.begin());  // the oldest
+    idle.push_back(std::move(kept));
+  }
 };
+
+namespace {
+
+struct Exchanged {
+  ResponseHead head;
+  std::string body;
+};
+
+// One request and its whole answer on `c`; `answered` tells whether any answer came (a
+// kept connection the server closed meanwhile fails before one).
+Awaitable<std::expected<Exchanged, std::string>> Exchange(Connection& c, const std::string& target,
+                                                          const genericserver::Headers& headers,
+                                                          std::string body,
+                                                          Clock::time_point deadline,
+                                                          bool& answered) {
+  answered = false;
+  auto sent = co_await c.Send("POST", target, headers, std::move(body), deadline);
+  if (!sent) co_return std::unexpected(sent.error());
+  auto head = co_await c.ReadHead(deadline);
+  if (!head) co_return std::unexpected(head.error());
+  answered = true;
+  auto read = co_await c.ReadAll(kMaxResponseBytes, deadline);
+  if (!read) co_return std::unexpected(read.error());
+  co_return Exchanged{std::move(*head), std::move(*read)};
+}
+
+}  // namespace
 
 WebhookClient::WebhookClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 WebhookClient::~WebhookClient() = default;
@@ -320,24 +391,42 @@ Awaitable<std::expected<HttpAnswer, std::string>> WebhookClient::Post(
     port = split->second;
     if (Clock::now() >= deadline) co_return std::unexpected(std::string(kDeadlineExceeded));
   }
-  auto connection = co_await Connection::Dial(impl->tls, host, port, impl->server_name, deadline);
-  if (!connection) co_return std::unexpected(connection.error());
-  Connection& c = **connection;
+  const std::string address = host + ":" + port;
   genericserver::Headers headers;
   headers.Add("Host", impl->host_header);
   headers.Add("User-Agent", std::string(kUserAgent));
   headers.Add("Content-Type", "application/json");
   headers.Add("Accept", "application/json, */*");
-  auto sent = co_await c.Send("POST", impl->target, headers, std::move(body), deadline);
-  if (!sent) co_return std::unexpected(sent.error());
-  auto head = co_await c.ReadHead(deadline);
-  if (!head) co_return std::unexpected(head.error());
-  auto read = co_await c.ReadAll(kMaxResponseBytes, deadline);
-  if (!read) co_return std::unexpected(read.error());
-  HttpAnswer answer;
-  answer.status = head->status;
-  answer.content_type = std::string(head->headers.Get("Content-Type").value_or(""));
-  answer.body = std::move(*read);
+  // A kept connection first; one the server closed meanwhile fails before any answer, and
+  // the call is made again on a new one, as Go's transport does.
+  if (std::optional<Impl::Idle> kept = impl->TakeIdle(address)) {
+    bool answered = false;
+    std::string copy = body;
+    auto exchanged = co_await net::co_spawn(
+        kept->executor,
+        Exchange(*kept->connection, impl->target, headers, std::move(copy), deadline, answered),
+        net::use_awaitable);
+    if (exchanged) {
+      if (exchanged->head.keep_alive) impl->PutIdle(std::move(*kept));
+      HttpAnswer answer{exchanged->head.status,
+                        std::string(exchanged->head.headers.Get("Content-Type").value_or("")),
+                        std::move(exchanged->body)};
+      co_return answer;
+    }
+    if (answered || Clock::now() >= deadline) co_return std::unexpected(exchanged.error());
+  }
+  auto dialed = co_await Connection::Dial(impl->tls, host, port, impl->server_name, deadline);
+  if (!dialed) co_return std::unexpected(dialed.error());
+  net::any_io_executor executor = co_await net::this_coro::executor;
+  Impl::Idle fresh{std::move(*dialed), std::move(executor), address, {}};
+  bool answered = false;
+  auto exchanged = co_await Exchange(*fresh.connection, impl->target, headers, std::move(body),
+                                     deadline, answered);
+  if (!exchanged) co_return std::unexpected(exchanged.error());
+  if (exchanged->head.keep_alive) impl->PutIdle(std::move(fresh));
+  HttpAnswer answer{exchanged->head.status,
+                    std::string(exchanged->head.headers.Get("Content-Type").value_or("")),
+                    std::move(exchanged->body)};
   co_return answer;
 }
 

@@ -3,11 +3,13 @@
 // makes it from a webhook's clientConfig: a URL (https only) or a Service {namespace, name,
 // path, port (default 443)} (service wins when both are set), a caBundle (base64 PEM in JSON;
 // empty: the system trust store), and a timeout sent along as ?timeout=<d>. Each call is one
-// JSON POST on a fresh HTTPS/1.1 connection. The TLS server name and the certificate check use
-// the URL's host, or "<name>.<namespace>.svc" for a Service however it is resolved.
+// JSON POST over HTTPS/1.1, on a connection kept open from an earlier call made on the same
+// executor to the same address when there is one (a few, for 90 s, as Go's transport keeps
+// them), else on a new one. The TLS server name and the certificate check use the URL's
+// host, or "<name>.<namespace>.svc" for a Service however it is resolved.
 //
-// Used by CRD conversion webhooks and admission webhooks. Immutable after New; shareable
-// between coroutines on any thread.
+// Used by CRD conversion webhooks and admission webhooks. Immutable after New but for its
+// kept connections (under a mutex); shareable between coroutines on any thread.
 
 #include <chrono>
 #include <expected>
