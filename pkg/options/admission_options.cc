@@ -38,7 +38,9 @@ std::vector<std::string> AdmissionOptions::Validate() const {
   if (!configs) {
     errors.push_back(configs.error());
   } else if (enabled) {
-    for (const auto& [name, config] : *configs) {
+    for (const std::string& name : *enabled) {
+      auto it = configs->find(name);
+      const std::string config = it == configs->end() ? "" : it->second;
       if (auto bad = plugin::admission::CheckPluginConfig(name, config)) {
         errors.push_back("couldn't init admission plugin " + util::Quote(name) + ": " + *bad);
       }

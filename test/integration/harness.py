@@ -489,11 +489,13 @@ class Webhook:
     ca_bundle is the certificate in base64, as a clientConfig.caBundle holds it. With
     keep_alive (seconds), it speaks HTTP/1.1 and keeps each connection open that long
     between requests; client_ports lists the client port of each request, and
-    drop_connections() ends every connection open.
+    drop_connections() ends every connection open. With client_ca (a PEM file), clients must
+    present a certificate it signed; peers lists each request's (client certificate common
+    name, Authorization header).
     """
 
     def __init__(self, respond=lambda path, body: (200, None), url_path="/",
-                 respond_get=None, dns_names=(), keep_alive=None):
+                 respond_get=None, dns_names=(), keep_alive=None, client_ca=None):
         import http.server
         import json
         import threading
@@ -510,6 +512,7 @@ class Webhook:
         self.received = []
         self.client_ports = []
         self.sockets = []
+        self.peers = []
         self.url_path = url_path
         hook = self
 
@@ -527,6 +530,10 @@ class Webhook:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 hook.received.append((self.path, self.headers["Content-Type"], body))
                 hook.client_ports.append(self.client_address[1])
+                peer = self.connection.getpeercert() or {}
+                names = [v for rdn in peer.get("subject", ()) for k, v in rdn if k == "commonName"]
+                hook.peers.append((names[0] if names else None,
+                                   self.headers.get("Authorization")))
                 self.reply(*respond(self.path, body))
 
             def do_GET(self):
@@ -546,6 +553,9 @@ class Webhook:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(self.cert, self.key)
+        if client_ca:
+            context.load_verify_locations(client_ca)
+            context.verify_mode = ssl.CERT_REQUIRED
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()

@@ -537,3 +537,52 @@ class AdmissionOptionsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class EventRateLimitTest(unittest.TestCase):
+    """EventRateLimit, off by default: enabled with its configuration file, events over a
+    namespace's burst are refused with 429; without a configuration the server stops."""
+
+    def test_events_over_the_limit(self):
+        directory = tempfile.mkdtemp(prefix="kas-it-eventratelimit-")
+        limits = os.path.join(directory, "limits.yaml")
+        with open(limits, "w") as f:
+            f.write("apiVersion: eventratelimit.admission.k8s.io/v1alpha1\n"
+                    "kind: Configuration\n"
+                    "limits:\n"
+                    "- type: Namespace\n  qps: 1\n  burst: 3\n")
+        config = os.path.join(directory, "admission.yaml")
+        with open(config, "w") as f:
+            f.write("apiVersion: apiserver.config.k8s.io/v1\n"
+                    "kind: AdmissionConfiguration\n"
+                    "plugins:\n- name: EventRateLimit\n  path: limits.yaml\n")
+        server = harness.Server("--enable-admission-plugins=EventRateLimit",
+                                "--disable-admission-plugins=ServiceAccount",
+                                "--admission-control-config-file=" + config)
+        try:
+            def event(ns, i):
+                body = {"apiVersion": "v1", "kind": "Event",
+                        "metadata": {"name": "e%d" % i, "namespace": ns},
+                        "involvedObject": {"kind": "Pod", "name": "p", "namespace": ns},
+                        "reason": "Test", "message": "m"}
+                status, _, data = server.request(
+                    "POST", "/api/v1/namespaces/%s/events" % ns, json.dumps(body).encode(),
+                    headers={"Content-Type": "application/json"})
+                return status, json.loads(data)
+
+            statuses = [event("default", i)[0] for i in range(3)]
+            self.assertEqual(statuses, [201, 201, 201])
+            status, body = event("default", 3)
+            self.assertEqual((status, body["reason"]), (429, "TooManyRequests"))
+            self.assertEqual(body["message"],
+                             "Too many requests: limit reached on type Namespace for key default")
+            # Another namespace has a bucket of its own.
+            self.assertEqual(event("kube-public", 0)[0], 201)
+        finally:
+            server.stop()
+        bare = harness.Server("--enable-admission-plugins=EventRateLimit", start=False)
+        out = harness.run(bare.command())
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn('couldn\'t init admission plugin "EventRateLimit": no config specified',
+                      out.stderr)
+        bare.cleanup()

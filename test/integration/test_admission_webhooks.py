@@ -14,6 +14,7 @@ Run with:
 
 import base64
 import json
+import os
 import tempfile
 import threading
 import time
@@ -558,3 +559,79 @@ class AdmissionWebhooksTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WebhookCredentialsTest(unittest.TestCase):
+    """--admission-control-config-file's WebhookAdmissionConfiguration: the kubeconfig user
+    named by the webhook's host gives the client certificate and token the server presents."""
+
+    def test_client_certificate_and_token_from_the_kubeconfig(self):
+        directory = tempfile.mkdtemp(prefix="kas-it-webhook-credentials-")
+        ca_key, ca_crt = os.path.join(directory, "ca.key"), os.path.join(directory, "ca.crt")
+        key, csr = os.path.join(directory, "client.key"), os.path.join(directory, "client.csr")
+        crt = os.path.join(directory, "client.crt")
+        for cmd in (["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                     "-subj", "/CN=webhook-client-ca", "-keyout", ca_key, "-out", ca_crt],
+                    ["openssl", "req", "-newkey", "rsa:2048", "-nodes",
+                     "-subj", "/CN=kube-apiserver-webhook-client", "-keyout", key, "-out", csr],
+                    ["openssl", "x509", "-req", "-in", csr, "-CA", ca_crt, "-CAkey", ca_key,
+                     "-CAcreateserial", "-days", "1", "-out", crt]):
+            self.assertEqual(harness.run(cmd).returncode, 0, cmd)
+        hooks = harness.Webhook(lambda path, review: allow(review), client_ca=ca_crt)
+        kubeconfig = os.path.join(directory, "webhooks.kubeconfig")
+        with open(kubeconfig, "w") as f:
+            f.write("apiVersion: v1\nkind: Config\nusers:\n"
+                    "- name: 'other.example.com'\n  user: {token: wrong}\n"
+                    "- name: '127.0.0.1:%d'\n  user:\n    client-certificate: client.crt\n"
+                    "    client-key: client.key\n    token: webhook-token\n" % hooks.port)
+        config = os.path.join(directory, "admission.yaml")
+        with open(config, "w") as f:
+            f.write("apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\n"
+                    "plugins:\n- name: ValidatingAdmissionWebhook\n  configuration:\n"
+                    "    apiVersion: apiserver.config.k8s.io/v1\n"
+                    "    kind: WebhookAdmissionConfiguration\n"
+                    "    kubeConfigFile: %s\n" % kubeconfig)
+        server = harness.Server("--admission-control-config-file=" + config)
+        try:
+            def call(method, path, body):
+                status, _, data = server.request(method, path, json.dumps(body).encode(),
+                                                 headers={"Content-Type": "application/json"})
+                return status, json.loads(data)
+
+            status, body = call("POST", ADMISSION + "/validatingwebhookconfigurations", {
+                "apiVersion": "admissionregistration.k8s.io/v1",
+                "kind": "ValidatingWebhookConfiguration", "metadata": {"name": "authenticated"},
+                "webhooks": [{"name": "authenticated.example.com",
+                              "clientConfig": {"url": hooks.url + "/check",
+                                               "caBundle": hooks.ca_bundle},
+                              "rules": [{"operations": ["CREATE"], "apiGroups": [""],
+                                         "apiVersions": ["v1"], "resources": ["configmaps"]}],
+                              "sideEffects": "None", "admissionReviewVersions": ["v1"]}]})
+            self.assertEqual(status, 201, body)
+
+            def called():
+                status, body = call("POST", "/api/v1/namespaces/default/configmaps", {
+                    "apiVersion": "v1", "kind": "ConfigMap",
+                    "metadata": {"name": "c%d" % time.monotonic_ns()}})
+                return bool(hooks.peers), (status, body)
+
+            status, body = harness.wait_for(called, 10, "the webhook to be called")
+            self.assertEqual(status, 201, body)
+            self.assertEqual(hooks.peers[-1],
+                             ("kube-apiserver-webhook-client", "Bearer webhook-token"))
+        finally:
+            server.stop()
+            hooks.stop()
+        # A kubeConfigFile that cannot be read stops the server.
+        with open(config, "w") as f:
+            f.write("apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\n"
+                    "plugins:\n- name: MutatingAdmissionWebhook\n  configuration:\n"
+                    "    apiVersion: apiserver.config.k8s.io/v1\n"
+                    "    kind: WebhookAdmissionConfiguration\n"
+                    "    kubeConfigFile: %s/missing.kubeconfig\n" % directory)
+        broken = harness.Server("--admission-control-config-file=" + config, start=False)
+        out = harness.run(broken.command())
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn('couldn\'t init admission plugin "MutatingAdmissionWebhook": couldn\'t '
+                      'read kubeConfigFile', out.stderr)
+        broken.cleanup()

@@ -202,6 +202,7 @@ struct WebhookClient::Impl {
   util::Duration timeout{};
   ServiceResolver resolve;
   std::shared_ptr<const TLSClient> tls;
+  std::string bearer_token;  // sent as Authorization when set
 
   // Connections kept open after an answer, for the next call to the same address. A
   // connection's I/O always runs on the executor that dialed it (its socket's and timers'),
@@ -269,9 +270,25 @@ WebhookClient::~WebhookClient() = default;
 
 const std::string& WebhookClient::url() const { return impl_->url; }
 
+std::string WebhookClient::CredentialsTarget(const json& client_config) {
+  if (const json* service = Field(&client_config, "service")) {
+    int port = 443;
+    if (const json* p = Field(service, "port"); p != nullptr && p->is_number_integer()) {
+      port = p->get<int>();
+    }
+    return StringField(service, "name") + "." + StringField(service, "namespace") +
+           ".svc:" + std::to_string(port == 0 ? 443 : port);
+  }
+  const std::string url = StringField(&client_config, "url");
+  std::string_view rest = url;
+  const size_t scheme = rest.find("://");
+  if (scheme != std::string_view::npos) rest.remove_prefix(scheme + 3);
+  return std::string(rest.substr(0, rest.find_first_of("/?#")));
+}
+
 std::expected<std::shared_ptr<const WebhookClient>, std::string> WebhookClient::New(
     const json& client_config_json, std::string_view webhook_name, ServiceResolver resolve_service,
-    util::Duration timeout) {
+    util::Duration timeout, const ClientIdentity& identity) {
   const json* client_config = &client_config_json;
   auto impl = std::make_unique<Impl>();
   impl->timeout = timeout;
@@ -365,6 +382,9 @@ std::expected<std::shared_ptr<const WebhookClient>, std::string> WebhookClient::
   }
   TLSClientConfig tls_config;
   tls_config.ca_pem = std::move(ca_pem);
+  tls_config.cert_pem = identity.cert_pem;
+  tls_config.key_pem = identity.key_pem;
+  impl->bearer_token = identity.bearer_token;
   auto tls = TLSClient::New(tls_config);
   if (!tls) return std::unexpected(tls.error());
   impl->tls = std::move(*tls);
@@ -397,6 +417,7 @@ Awaitable<std::expected<HttpAnswer, std::string>> WebhookClient::Post(
   headers.Add("User-Agent", std::string(kUserAgent));
   headers.Add("Content-Type", "application/json");
   headers.Add("Accept", "application/json, */*");
+  if (!impl->bearer_token.empty()) headers.Add("Authorization", "Bearer " + impl->bearer_token);
   // A kept connection first; one the server closed meanwhile fails before any answer, and
   // the call is made again on a new one, as Go's transport does.
   if (std::optional<Impl::Idle> kept = impl->TakeIdle(address)) {

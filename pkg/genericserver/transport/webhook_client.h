@@ -44,6 +44,13 @@ struct HttpAnswer {
 // the request from succeeding`).
 std::string ErrorAnswerText(const HttpAnswer& answer);
 
+// Who the server is to the webhook: a client certificate and key (PEM), a bearer token;
+// empty fields are not presented.
+struct ClientIdentity {
+  std::string cert_pem, key_pem;
+  std::string bearer_token;
+};
+
 class WebhookClient {
  public:
   // `webhook_name` is quoted by configuration errors as upstream's are
@@ -52,7 +59,11 @@ class WebhookClient {
   // connecting, TLS, sending, waiting for the answer); zero means none.
   static std::expected<std::shared_ptr<const WebhookClient>, std::string> New(
       const nlohmann::json& client_config, std::string_view webhook_name,
-      ServiceResolver resolve_service, util::Duration timeout);
+      ServiceResolver resolve_service, util::Duration timeout, const ClientIdentity& identity = {});
+
+  // The name a webhook's credentials are chosen by (upstream's AuthenticationInfoResolver
+  // target): the URL's host as written ("host[:port]"), or "<name>.<namespace>.svc:<port>".
+  static std::string CredentialsTarget(const nlohmann::json& client_config);
 
   // One POST of `body` (JSON): the answer, or the text Go would put after `Post "<url>": `.
   // Runs the network I/O on the awaiting coroutine's executor; `client` is held meanwhile.

@@ -5,6 +5,7 @@
 #include "pkg/genericserver/admission/webhook/dispatcher.h"
 #include "pkg/plugin/admission/certificates.h"
 #include "pkg/plugin/admission/default_classes.h"
+#include "pkg/plugin/admission/event_rate_limit.h"
 #include "pkg/plugin/admission/limit_ranger.h"
 #include "pkg/plugin/admission/pod_plugins.h"
 #include "pkg/plugin/admission/pod_security/pod_security.h"
@@ -15,6 +16,18 @@
 namespace plugin::admission {
 
 using ::admission::PluginPtr;
+
+namespace {
+
+// The webhook plugin's WebhookAdmissionConfiguration, checked at start (CheckPluginConfig).
+std::shared_ptr<const ::admission::webhook::CredentialsResolver> WebhookCredentials(
+    const PluginSettings& settings, const std::string& name) {
+  auto it = settings.configs.find(name);
+  if (it == settings.configs.end()) return nullptr;
+  return ::admission::webhook::CredentialsResolver::FromConfiguration(it->second).value_or(nullptr);
+}
+
+}  // namespace
 
 std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
                                   std::shared_ptr<const ::admission::Stores> stores,
@@ -50,6 +63,10 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       plugins.push_back(NewCertificateSigning(authorizer));
     } else if (name == "CertificateSubjectRestriction") {
       plugins.push_back(NewCertificateSubjectRestriction());
+    } else if (name == "EventRateLimit") {
+      auto it = settings.configs.find(name);
+      auto made = NewEventRateLimit(it == settings.configs.end() ? "" : it->second);
+      if (made) plugins.push_back(std::move(*made));
     } else if (name == "AlwaysPullImages") {
       plugins.push_back(NewAlwaysPullImages());
     } else if (name == "RuntimeClass") {
@@ -63,12 +80,13 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
       }
       plugins.push_back(pod_security::NewPodSecurity(stores, std::move(configuration)));
     } else if (name == "MutatingAdmissionWebhook") {
-      plugins.push_back(::admission::webhook::NewMutatingWebhook(stores, settings.resolve_service));
+      plugins.push_back(::admission::webhook::NewMutatingWebhook(
+          stores, settings.resolve_service, WebhookCredentials(settings, name)));
     } else if (name == "ValidatingAdmissionPolicy") {
       plugins.push_back(::admission::policy::NewValidatingAdmissionPolicy(stores));
     } else if (name == "ValidatingAdmissionWebhook") {
-      plugins.push_back(
-          ::admission::webhook::NewValidatingWebhook(stores, settings.resolve_service));
+      plugins.push_back(::admission::webhook::NewValidatingWebhook(
+          stores, settings.resolve_service, WebhookCredentials(settings, name)));
     } else if (name != "AlwaysAdmit") {
       missing.push_back(name);
     }
@@ -80,9 +98,17 @@ std::vector<PluginPtr> NewPlugins(const std::vector<std::string>& names,
 }
 
 std::optional<std::string> CheckPluginConfig(const std::string& name, const std::string& config) {
-  if (name == "PodSecurity") {
+  if (name == "PodSecurity" && !config.empty()) {
     auto parsed = pod_security::ParseConfiguration(config);
     if (!parsed) return parsed.error();
+  }
+  if (name == "MutatingAdmissionWebhook" || name == "ValidatingAdmissionWebhook") {
+    auto loaded = ::admission::webhook::CredentialsResolver::FromConfiguration(config);
+    if (!loaded) return loaded.error();
+  }
+  if (name == "EventRateLimit") {
+    auto made = NewEventRateLimit(config);
+    if (!made) return made.error();
   }
   return std::nullopt;
 }

@@ -26,8 +26,8 @@ struct PluginSettings {
   std::map<std::string, std::string> configs;
 };
 
-// Why `config` (JSON) cannot configure the plugin `name`, or nothing when it can (or when
-// the plugin takes no configuration).
+// Why `config` (JSON; "" when the file gives none) cannot configure the enabled plugin
+// `name`, or nothing when it can (or when the plugin takes no configuration).
 std::optional<std::string> CheckPluginConfig(const std::string& name, const std::string& config);
 
 // The plugins read what they need from `stores` (namespaces, service accounts, priority

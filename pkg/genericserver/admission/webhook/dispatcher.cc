@@ -68,7 +68,8 @@ const json* Find(const json& object, const char* key) {
 }
 
 HookPtr MakeHook(const json& configuration, const json& w,
-                 const transport::ServiceResolver& resolve) {
+                 const transport::ServiceResolver& resolve,
+                 const CredentialsResolver* credentials) {
   auto hook = std::make_shared<Hook>();
   hook->name = Str(w, "name");
   hook->configuration = registry::MetaString(configuration, "name");
@@ -99,10 +100,15 @@ HookPtr MakeHook(const json& configuration, const json& w,
   if (const json* t = Find(w, "timeoutSeconds"); t && t->is_number_integer()) {
     timeout_seconds = t->get<int>();
   }
-  const json* client_config = Find(w, "clientConfig");
-  auto client =
-      transport::WebhookClient::New(client_config ? *client_config : json::object(), hook->name,
-                                    resolve, std::chrono::seconds(timeout_seconds));
+  const json* found = Find(w, "clientConfig");
+  const json client_config = found != nullptr ? *found : json::object();
+  transport::ClientIdentity identity;
+  if (credentials != nullptr) {
+    identity = credentials->For(transport::WebhookClient::CredentialsTarget(client_config))
+                   .value_or(transport::ClientIdentity{});
+  }
+  auto client = transport::WebhookClient::New(client_config, hook->name, resolve,
+                                              std::chrono::seconds(timeout_seconds), identity);
   if (client) {
     hook->client = std::move(*client);
   } else {
@@ -115,8 +121,12 @@ HookPtr MakeHook(const json& configuration, const json& w,
 class HookSource {
  public:
   HookSource(std::shared_ptr<const Stores> stores, std::string resource,
-             transport::ServiceResolver resolve)
-      : stores_(std::move(stores)), resource_(std::move(resource)), resolve_(std::move(resolve)) {}
+             transport::ServiceResolver resolve,
+             std::shared_ptr<const CredentialsResolver> credentials)
+      : stores_(std::move(stores)),
+        resource_(std::move(resource)),
+        resolve_(std::move(resolve)),
+        credentials_(std::move(credentials)) {}
 
   // Every webhook, configurations by name.
   Awaitable<std::vector<HookPtr>> Current() const {
@@ -145,7 +155,9 @@ class HookSource {
         entry.resource_version = rv;
         if (const json* webhooks = Find(*c, "webhooks"); webhooks && webhooks->is_array()) {
           for (const json& w : *webhooks) {
-            if (w.is_object()) entry.hooks.push_back(MakeHook(*c, w, resolve_));
+            if (w.is_object()) {
+              entry.hooks.push_back(MakeHook(*c, w, resolve_, credentials_.get()));
+            }
           }
         }
       }
@@ -164,6 +176,7 @@ class HookSource {
   std::shared_ptr<const Stores> stores_;
   std::string resource_;
   transport::ServiceResolver resolve_;
+  std::shared_ptr<const CredentialsResolver> credentials_;
   mutable std::mutex mu_;
   mutable std::map<std::string, Entry> cache_;  // by configuration uid
 };
@@ -251,10 +264,11 @@ void Warn(const Attributes& a, const std::vector<std::string>& warnings) {
 
 class MutatingWebhook final : public Plugin {
  public:
-  MutatingWebhook(std::shared_ptr<const Stores> stores, transport::ServiceResolver resolve)
+  MutatingWebhook(std::shared_ptr<const Stores> stores, transport::ServiceResolver resolve,
+                  std::shared_ptr<const CredentialsResolver> credentials)
       : stores_(stores),
         hooks_(stores, "mutatingwebhookconfigurations.admissionregistration.k8s.io",
-               std::move(resolve)) {}
+               std::move(resolve), std::move(credentials)) {}
 
   bool Handles(Operation) const override { return true; }
 
@@ -347,10 +361,11 @@ struct Collected {
 
 class ValidatingWebhook final : public Plugin {
  public:
-  ValidatingWebhook(std::shared_ptr<const Stores> stores, transport::ServiceResolver resolve)
+  ValidatingWebhook(std::shared_ptr<const Stores> stores, transport::ServiceResolver resolve,
+                    std::shared_ptr<const CredentialsResolver> credentials)
       : stores_(stores),
         hooks_(stores, "validatingwebhookconfigurations.admissionregistration.k8s.io",
-               std::move(resolve)) {}
+               std::move(resolve), std::move(credentials)) {}
 
   bool Handles(Operation) const override { return true; }
 
@@ -446,13 +461,17 @@ class ValidatingWebhook final : public Plugin {
 }  // namespace
 
 PluginPtr NewMutatingWebhook(std::shared_ptr<const Stores> stores,
-                             transport::ServiceResolver resolve_service) {
-  return std::make_shared<MutatingWebhook>(std::move(stores), std::move(resolve_service));
+                             transport::ServiceResolver resolve_service,
+                             std::shared_ptr<const CredentialsResolver> credentials) {
+  return std::make_shared<MutatingWebhook>(std::move(stores), std::move(resolve_service),
+                                           std::move(credentials));
 }
 
 PluginPtr NewValidatingWebhook(std::shared_ptr<const Stores> stores,
-                               transport::ServiceResolver resolve_service) {
-  return std::make_shared<ValidatingWebhook>(std::move(stores), std::move(resolve_service));
+                               transport::ServiceResolver resolve_service,
+                               std::shared_ptr<const CredentialsResolver> credentials) {
+  return std::make_shared<ValidatingWebhook>(std::move(stores), std::move(resolve_service),
+                                             std::move(credentials));
 }
 
 }  // namespace admission::webhook

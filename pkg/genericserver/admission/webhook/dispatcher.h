@@ -23,14 +23,18 @@
 
 #include "pkg/genericserver/admission/plugin.h"
 #include "pkg/genericserver/admission/stores.h"
+#include "pkg/genericserver/admission/webhook/credentials.h"
 #include "pkg/genericserver/transport/webhook_client.h"
 
 namespace admission::webhook {
 
-// `resolve_service` maps a webhook's clientConfig.service to an address to dial.
+// `resolve_service` maps a webhook's clientConfig.service to an address to dial;
+// `credentials` (may be null) what the server presents to each webhook.
 PluginPtr NewMutatingWebhook(std::shared_ptr<const Stores> stores,
-                             transport::ServiceResolver resolve_service);
+                             transport::ServiceResolver resolve_service,
+                             std::shared_ptr<const CredentialsResolver> credentials = nullptr);
 PluginPtr NewValidatingWebhook(std::shared_ptr<const Stores> stores,
-                               transport::ServiceResolver resolve_service);
+                               transport::ServiceResolver resolve_service,
+                               std::shared_ptr<const CredentialsResolver> credentials = nullptr);
 
 }  // namespace admission::webhook

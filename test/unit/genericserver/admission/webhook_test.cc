@@ -1,9 +1,14 @@
 // The network-free parts of the admission webhooks: rules, selectors, the AdmissionReview
 // and the reading of answers, with upstream's messages.
+#include <stdlib.h>
+
+#include <fstream>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "pkg/apiextensions/cel/schema_types.h"
+#include "pkg/genericserver/admission/webhook/credentials.h"
 #include "pkg/genericserver/admission/webhook/expressions.h"
 #include "pkg/genericserver/admission/webhook/matching.h"
 #include "pkg/genericserver/admission/webhook/review.h"
@@ -181,4 +186,43 @@ TEST_CASE("admission CEL: conditions, errors and their texts", "[admission]") {
   REQUIRE_FALSE(both);
   CHECK(both.error().starts_with("[compilation error: ERROR: <input>:1:8: Syntax error"));
   CHECK(both.error().ends_with(", expression 'object.b == 1' resulted in error: no such key: b]"));
+}
+
+TEST_CASE("webhook credentials: users chosen by the webhook's host", "[admission]") {
+  char dir[] = "/tmp/kas-webhook-credentials-XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  const std::string directory = dir;
+  {
+    std::ofstream(directory + "/client.crt") << "CERT";
+    std::ofstream(directory + "/client.key") << "KEY";
+    std::ofstream(directory + "/kubeconfig")
+        << "apiVersion: v1\nkind: Config\nusers:\n"
+           "- name: '127.0.0.1:8443'\n  user:\n    client-certificate: client.crt\n"
+           "    client-key: client.key\n    token: exact\n"
+           "- name: '*.hooks.svc:443'\n  user: {token: wildcard}\n"
+           "- name: 'plain.example.com'\n  user: {token: without-port}\n"
+           "- name: '*'\n  user: {token: default}\n";
+  }
+  const json config = {{"apiVersion", "apiserver.config.k8s.io/v1"},
+                       {"kind", "WebhookAdmissionConfiguration"},
+                       {"kubeConfigFile", directory + "/kubeconfig"}};
+  auto resolver = admission::webhook::CredentialsResolver::FromConfiguration(config.dump());
+  REQUIRE(resolver);
+  auto exact = (*resolver)->For("127.0.0.1:8443");
+  REQUIRE(exact);
+  CHECK(exact->cert_pem == "CERT");
+  CHECK(exact->key_pem == "KEY");
+  CHECK(exact->bearer_token == "exact");
+  CHECK((*resolver)->For("webhook.hooks.svc:443")->bearer_token == "wildcard");
+  CHECK((*resolver)->For("plain.example.com:443")->bearer_token == "without-port");
+  CHECK((*resolver)->For("elsewhere:9443")->bearer_token == "default");
+  CHECK(transport::WebhookClient::CredentialsTarget(
+            json{{"url", "https://127.0.0.1:8443/check?x=1"}}) == "127.0.0.1:8443");
+  CHECK(transport::WebhookClient::CredentialsTarget(
+            json{{"service", {{"namespace", "hooks"}, {"name", "webhook"}}}}) ==
+        "webhook.hooks.svc:443");
+  auto missing = admission::webhook::CredentialsResolver::FromConfiguration(
+      json{{"kubeConfigFile", directory + "/nope"}}.dump());
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().starts_with("couldn't read kubeConfigFile"));
 }
