@@ -70,7 +70,7 @@ std::unique_ptr<APIAggregator> APIAggregator::New(const genericserver::Completed
   // apiregistration.k8s.io/v1: apiservices and apiservices/status, from storage.
   registry::ResourceSpecPtr spec = APIServices();
   auto apiservices = std::make_shared<registry::Store>(
-      spec, storage.ForResource(spec->storage_prefix + "/"), nullptr);
+      spec, storage.ForResource(spec->storage_prefix + "/"), aggregator.admission);
   auto handler = std::make_unique<endpoints::GroupVersionHandler>(spec->group, spec->version,
                                                                   config.Get().lifecycle.get());
   handler->Add(apiservices);

@@ -10,6 +10,7 @@
 
 #include "pkg/aggregator/apiservice_table.h"
 #include "pkg/genericserver/registry/service_resolver.h"
+#include "pkg/genericserver/registry/store.h"
 #include "pkg/genericserver/server/config.h"
 #include "pkg/genericserver/server/generic_apiserver.h"
 #include "pkg/genericserver/storage/factory.h"
@@ -25,6 +26,8 @@ struct Config {
   // --enable-aggregator-routing: proxy to an endpoint of the Service rather than to its
   // cluster IP.
   bool enable_aggregator_routing = true;
+  // The admission chain APIService writes pass, as every other resource's.
+  registry::Admission admission;
 };
 
 class APIAggregator {

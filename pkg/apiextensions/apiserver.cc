@@ -17,8 +17,9 @@ std::unique_ptr<CustomResourceDefinitions> CustomResourceDefinitions::New(
   s->generic_ = config.New("apiextensions-apiserver", delegate);
   genericserver::Lifecycle* lifecycle = config.Get().lifecycle.get();
   registry::ResourceSpecPtr spec = CustomResourceDefinitionSpec();
+  // CustomResourceDefinitions pass the admission chain too (policies guard them).
   auto crds = std::make_shared<registry::Store>(
-      spec, storage.ForResource(spec->storage_prefix + "/"), nullptr);
+      spec, storage.ForResource(spec->storage_prefix + "/"), admission);
   auto handler = std::make_unique<endpoints::GroupVersionHandler>(spec->group, "v1", lifecycle);
   handler->Add(crds);
   endpoints::APIGroupInfo group;

@@ -298,3 +298,124 @@ class AdmissionPoliciesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# Gateway API v1.5.0's standard channel bundle ships this policy and binding to guard its CRDs
+# (safe-upgrades.gateway.networking.k8s.io), as the project publishes them.
+GATEWAY_API_SAFE_UPGRADES = r"""
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: safe-upgrades.gateway.networking.k8s.io
+  annotations:
+    gateway.networking.k8s.io/bundle-version: v1.5.0
+    gateway.networking.k8s.io/channel: standard
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [apiextensions.k8s.io]
+      apiVersions: [v1]
+      operations: [CREATE, UPDATE]
+      resources: ["*"]
+  validations:
+  - expression: "object.spec.group != 'gateway.networking.k8s.io' || oldObject == null || (
+      has(object.metadata.annotations) && object.metadata.annotations.exists(k, k == 'gateway.networking.k8s.io/channel') &&
+      object.metadata.annotations['gateway.networking.k8s.io/channel'] == 'standard' ) || (
+      oldObject != null && has(oldObject.metadata.annotations) && oldObject.metadata.annotations.exists(k, k == 'gateway.networking.k8s.io/channel') &&
+      oldObject.metadata.annotations['gateway.networking.k8s.io/channel'] == 'experimental' )"
+    message: "Installing experimental CRDs on top of standard channel CRDs is prohibited by default. Uninstall ValidatingAdmissionPolicy safe-upgrades.gateway.networking.k8s.io to install experimental CRDs on top of standard channel CRDs."
+    reason: Invalid
+  - expression: "object.spec.group != 'gateway.networking.k8s.io' ||
+      (has(object.metadata.annotations) && object.metadata.annotations.exists(k, k == 'gateway.networking.k8s.io/bundle-version') &&
+      !matches(object.metadata.annotations['gateway.networking.k8s.io/bundle-version'], 'v1.[0-3].\\\\d+') &&
+      !matches(object.metadata.annotations['gateway.networking.k8s.io/bundle-version'], 'v0'))"
+    message: "Installing CRDs with version before v1.5.0 is prohibited by default. Uninstall ValidatingAdmissionPolicy safe-upgrades.gateway.networking.k8s.io to install older versions."
+    reason: Invalid
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: safe-upgrades.gateway.networking.k8s.io
+  annotations:
+    gateway.networking.k8s.io/bundle-version: v1.5.0
+    gateway.networking.k8s.io/channel: standard
+spec:
+  policyName: safe-upgrades.gateway.networking.k8s.io
+  validationActions: [Deny]
+  matchResources:
+    resourceRules:
+    - apiGroups: [apiextensions.k8s.io]
+      apiVersions: [v1]
+      resources: [customresourcedefinitions]
+      operations: [CREATE, UPDATE]
+"""
+
+
+def gateway_crd(channel, version, name="httproutes", group="gateway.networking.k8s.io"):
+    return {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "%s.%s" % (name, group),
+                         "annotations": {
+                             "api-approved.kubernetes.io":
+                                 "https://github.com/kubernetes-sigs/gateway-api/pull/3328",
+                             "gateway.networking.k8s.io/channel": channel,
+                             "gateway.networking.k8s.io/bundle-version": version}},
+            "spec": {"group": group, "scope": "Namespaced",
+                     "names": {"plural": name, "singular": name[:-1], "kind": "HTTPRoute"},
+                     "versions": [{"name": "v1", "served": True, "storage": True,
+                                   "schema": {"openAPIV3Schema": {
+                                       "type": "object",
+                                       "x-kubernetes-preserve-unknown-fields": True}}}]}}
+
+
+class RealProjectPolicyTest(unittest.TestCase):
+    """A real project's policy, applied with kubectl as users install it, enforced."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = harness.Server()
+        cls.tmp = tempfile.mkdtemp(prefix="kas-it-gateway-api-policy-")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def apply(self, obj):
+        path = os.path.join(self.tmp, "object.json")
+        with open(path, "w") as f:
+            json.dump(obj, f)
+        return self.server.kubectl("apply", "-f", path)
+
+    def test_gateway_api_safe_upgrades(self):
+        path = os.path.join(self.tmp, "safe-upgrades.yaml")
+        with open(path, "w") as f:
+            f.write(GATEWAY_API_SAFE_UPGRADES)
+        out = self.server.kubectl("apply", "-f", path)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("validatingadmissionpolicy.admissionregistration.k8s.io/"
+                      "safe-upgrades.gateway.networking.k8s.io created", out.stdout)
+
+        # Older bundles are refused (once the policy is in force).
+        def refused():
+            out = self.apply(gateway_crd("standard", "v1.3.0"))
+            return out.returncode != 0, out
+
+        out = harness.wait_for(refused, 10, "the policy in force")
+        self.assertIn('The customresourcedefinitions "httproutes.gateway.networking.k8s.io" is '
+                      'invalid: : ValidatingAdmissionPolicy '
+                      "'safe-upgrades.gateway.networking.k8s.io' with binding "
+                      "'safe-upgrades.gateway.networking.k8s.io' denied request: Installing CRDs "
+                      "with version before v1.5.0 is prohibited by default.", out.stderr)
+        # The standard channel installs and upgrades; experimental on top of it is refused.
+        out = self.apply(gateway_crd("standard", "v1.5.0"))
+        self.assertEqual(out.returncode, 0, out.stderr)
+        out = self.apply(gateway_crd("standard", "v1.5.1"))
+        self.assertEqual(out.returncode, 0, out.stderr)
+        out = self.apply(gateway_crd("experimental", "v1.5.1"))
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("denied request: Installing experimental CRDs on top of standard channel "
+                      "CRDs is prohibited by default.", out.stderr)
+        # Other groups' CRDs are none of its business.
+        out = self.apply(gateway_crd("experimental", "v0.1", name="widgets",
+                                     group="example.com"))
+        self.assertEqual(out.returncode, 0, out.stderr)

@@ -34,8 +34,10 @@ ServerChain CreateServerChain(const genericserver::CompletedConfig& config,
       });
   chain.master =
       master::Instance::New(config, chain.extensions->GenericServer(), storage, with_admission);
-  chain.aggregator =
-      aggregator::APIAggregator::New(config, chain.master->GenericServer(), storage, aggregator);
+  aggregator::Config with_aggregator_admission = aggregator;
+  with_aggregator_admission.admission = with_admission.admission;
+  chain.aggregator = aggregator::APIAggregator::New(config, chain.master->GenericServer(), storage,
+                                                    with_aggregator_admission);
   return chain;
 }
 
