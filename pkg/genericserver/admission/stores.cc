@@ -46,6 +46,10 @@ std::chrono::milliseconds RetryInterval() {
 
 Awaitable<registry::Result<nlohmann::json>> Lookup(std::shared_ptr<registry::Store> store,
                                                    std::string ns, std::string name, int attempts) {
+  // What a ready cache holds is read at once; what it lacks is looked for further.
+  if (std::optional<storage::ObjectPtr> now = store->CachedGet(ns, name); now && *now) {
+    co_return registry::Parse(**now);
+  }
   auto got = co_await store->Get(ns, name, "0");
   for (int i = 0; i < attempts && !got && got.error().code == 404; ++i) {
     if (i > 0) {
@@ -60,11 +64,17 @@ Awaitable<registry::Result<nlohmann::json>> Lookup(std::shared_ptr<registry::Sto
 
 Awaitable<registry::Result<std::vector<nlohmann::json>>> ListCached(
     std::shared_ptr<registry::Store> store, std::string ns) {
+  std::vector<nlohmann::json> out;
+  // A ready cache is read at once; otherwise the list is asked for as resourceVersion "0".
+  if (std::optional<storage::ListResult> now = store->CachedList(ns)) {
+    out.reserve(now->items.size());
+    for (const auto& item : now->items) out.push_back(registry::Parse(*item));
+    co_return out;
+  }
   registry::ListOptions cached;
   cached.resource_version = "0";
   auto listed = co_await store->List(std::move(ns), cached);
   if (!listed) co_return std::unexpected(listed.error());
-  std::vector<nlohmann::json> out;
   out.reserve(listed->items.size());
   for (const auto& item : listed->items) out.push_back(registry::Parse(*item));
   co_return out;

@@ -143,6 +143,16 @@ class Store {
   Awaitable<Result<UpdateResult>> Update(std::string ns, std::string name, UpdateFunc update,
                                          WriteOptions options, const Strategy* strategy);
   Awaitable<Result<DeleteResult>> Delete(std::string ns, std::string name, DeleteOptions options);
+  // The objects of namespace `ns` ("": all) as the watch cache holds them now, read at once;
+  // nullopt when the store has no ready cache.
+  std::optional<storage::ListResult> CachedList(std::string_view ns) const {
+    return storage_->CachedList(Prefix(ns));
+  }
+  // The object as the watch cache holds it now (null: it holds none), read at once; nullopt
+  // when the store has no ready cache.
+  std::optional<storage::ObjectPtr> CachedGet(std::string_view ns, std::string_view name) const {
+    return storage_->CachedGet(Key(ns, name));
+  }
   // Deletes every object the options select; returns what was deleted or marked.
   Awaitable<Result<std::vector<storage::ObjectPtr>>> DeleteCollection(std::string ns,
                                                                       ListOptions list,

@@ -148,6 +148,18 @@ class Interface {
   virtual Awaitable<Result<int64_t>> CurrentRevision() = 0;
   virtual Awaitable<Result<void>> Compact(int64_t revision) = 0;
   virtual Awaitable<Result<Stats>> GetStats(std::string key_prefix) = 0;
+  // Every object under key_prefix as a ready watch cache holds it now, read at once (no
+  // await, no freshness wait: what resourceVersion "0" asks for); nullopt without one.
+  virtual std::optional<ListResult> CachedList(const std::string& key_prefix) const {
+    (void)key_prefix;
+    return std::nullopt;
+  }
+  // The object at key as a ready watch cache holds it now (null when it holds none), read at
+  // once; nullopt without a ready cache.
+  virtual std::optional<ObjectPtr> CachedGet(const std::string& key) const {
+    (void)key;
+    return std::nullopt;
+  }
 };
 
 }  // namespace storage

@@ -147,6 +147,27 @@ Awaitable<Result<ListResult>> Cacher::GetList(std::string key_prefix, ListOption
   co_return out;
 }
 
+std::optional<ListResult> Cacher::CachedList(const std::string& key_prefix) const {
+  if (!Ready()) return std::nullopt;
+  std::string prefix = key_prefix;
+  if (prefix.empty() || prefix.back() != '/') prefix += '/';
+  ListResult out;
+  std::lock_guard lock(state_->mu);
+  out.revision = state_->revision;
+  for (auto it = state_->objects.lower_bound(prefix);
+       it != state_->objects.end() && it->first.starts_with(prefix); ++it) {
+    out.items.push_back(it->second);
+  }
+  return out;
+}
+
+std::optional<ObjectPtr> Cacher::CachedGet(const std::string& key) const {
+  if (!Ready()) return std::nullopt;
+  std::lock_guard lock(state_->mu);
+  auto it = state_->objects.find(key);
+  return it == state_->objects.end() ? ObjectPtr() : it->second;
+}
+
 Awaitable<Result<WatcherPtr>> Cacher::Watch(std::string key, WatchOptions options) {
   auto requested = ParseResourceVersion(options.resource_version);
   if (!requested) co_return std::unexpected(requested.error());

@@ -56,6 +56,8 @@ class Cacher final : public Interface {
                                       ObjectPtr cached_existing) override;
   Awaitable<Result<ObjectPtr>> Get(std::string key, GetOptions options) override;
   Awaitable<Result<ListResult>> GetList(std::string key_prefix, ListOptions options) override;
+  std::optional<ListResult> CachedList(const std::string& key_prefix) const override;
+  std::optional<ObjectPtr> CachedGet(const std::string& key) const override;
   Awaitable<Result<ObjectPtr>> GuaranteedUpdate(std::string key, Preconditions preconditions,
                                                 bool ignore_not_found, UpdateFunc try_update,
                                                 ObjectPtr cached_existing) override;
