@@ -635,3 +635,59 @@ class WebhookCredentialsTest(unittest.TestCase):
         self.assertIn('couldn\'t init admission plugin "MutatingAdmissionWebhook": couldn\'t '
                       'read kubeConfigFile', out.stderr)
         broken.cleanup()
+
+
+class ReinvocationOfInTreePluginsTest(unittest.TestCase):
+    """A mutating webhook that adds a sidecar: the chain runs again, so the ServiceAccount
+    plugin (before the webhooks in upstream's order) mounts the token in the sidecar too."""
+
+    def test_sidecar_gets_the_token(self):
+        def add_sidecar(path, review):
+            containers = review["request"]["object"]["spec"]["containers"]
+            response = {"uid": review["request"]["uid"], "allowed": True}
+            if not any(c["name"] == "sidecar" for c in containers):
+                response.update(patchType="JSONPatch", patch=patch_of(
+                    {"op": "add", "path": "/spec/containers/-",
+                     "value": {"name": "sidecar", "image": "busybox:1.36"}}))
+            return 200, {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+                         "response": response}
+
+        hook = harness.Webhook(add_sidecar)
+        server = harness.Server("--disable-admission-plugins=StorageObjectInUseProtection")
+        try:
+            def call(method, path, body):
+                status, _, data = server.request(method, path, json.dumps(body).encode(),
+                                                 headers={"Content-Type": "application/json"})
+                return status, json.loads(data)
+
+            self.assertEqual(call("POST", "/api/v1/namespaces/default/serviceaccounts", {
+                "apiVersion": "v1", "kind": "ServiceAccount",
+                "metadata": {"name": "default"}})[0], 201)
+            self.assertEqual(call("POST", ADMISSION + "/mutatingwebhookconfigurations", {
+                "apiVersion": "admissionregistration.k8s.io/v1",
+                "kind": "MutatingWebhookConfiguration", "metadata": {"name": "sidecars"},
+                "webhooks": [{"name": "sidecars.example.com",
+                              "clientConfig": {"url": hook.url + "/inject",
+                                               "caBundle": hook.ca_bundle},
+                              "rules": [{"operations": ["CREATE"], "apiGroups": [""],
+                                         "apiVersions": ["v1"], "resources": ["pods"]}],
+                              "sideEffects": "None",
+                              "admissionReviewVersions": ["v1"]}]})[0], 201)
+            count = [0]
+
+            def injected():
+                count[0] += 1
+                status, body = call("POST", "/api/v1/namespaces/default/pods",
+                                    harness.pod_manifest("p%d" % count[0]))
+                self.assertEqual(status, 201, body)
+                return len(body["spec"]["containers"]) == 2, body
+
+            pod = harness.wait_for(injected, 10, "the sidecar")
+            mounts = {c["name"]: [m["mountPath"] for m in c.get("volumeMounts", [])]
+                      for c in pod["spec"]["containers"]}
+            self.assertEqual(mounts, {
+                "app": ["/var/run/secrets/kubernetes.io/serviceaccount"],
+                "sidecar": ["/var/run/secrets/kubernetes.io/serviceaccount"]})
+        finally:
+            server.stop()
+            hook.stop()

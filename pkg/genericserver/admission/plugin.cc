@@ -37,10 +37,17 @@ registry::Admission Chain(std::vector<PluginPtr> plugins) {
       [all](
           const registry::ResourceSpec& spec, json& object, const json* old,
           const registry::WriteOptions& options) -> Awaitable<std::optional<apimachinery::Status>> {
-    const Attributes attributes = AttributesOf(spec, object, old, options);
-    for (const PluginPtr& p : *all) {
-      if (!p->Handles(attributes.operation)) continue;
-      if (auto denied = co_await p->Admit(attributes, object)) co_return denied;
+    Attributes attributes = AttributesOf(spec, object, old, options);
+    Reinvocation reinvocation;
+    attributes.reinvocation = &reinvocation;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const PluginPtr& p : *all) {
+        if (!p->Handles(attributes.operation)) continue;
+        if (auto denied = co_await p->Admit(attributes, object)) co_return denied;
+      }
+      if (!reinvocation.requested) break;
+      reinvocation.second_pass = true;
+      reinvocation.requested = false;
     }
     co_return std::nullopt;
   };

@@ -11,6 +11,7 @@
 // Plugins are immutable after construction (or guard what they cache) and are called from
 // any request's coroutine.
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,17 @@ namespace admission {
 
 enum class Operation { kCreate, kUpdate, kDelete };
 
+// The reinvocation of a mutating phase (upstream's admission.ReinvocationContext): when a
+// plugin asks for one during the first pass (a mutating webhook changed the object), the
+// chain runs every plugin's Admit once more, in-tree ones included, so that they see what
+// the webhooks made (a sidecar gets the service account token too). `state` is a plugin's
+// own memory between the passes, by its name. One per write; on the request's coroutine.
+struct Reinvocation {
+  bool second_pass = false;
+  bool requested = false;
+  std::map<std::string, std::shared_ptr<void>> state;
+};
+
 // What is being written (upstream's admission.Attributes): the kind, the stored object of
 // an update, who writes, through which subresource, whether it is a dry run.
 struct Attributes {
@@ -36,6 +48,7 @@ struct Attributes {
   const registry::WriteOptions& options;  // a deletion's: dry_run and user
   std::string ns, name;
   const registry::DeleteOptions* deletion = nullptr;  // kDelete's options
+  Reinvocation* reinvocation = nullptr;               // the mutating phase's (else null)
 };
 
 class Plugin {

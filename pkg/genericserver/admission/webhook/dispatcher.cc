@@ -272,78 +272,122 @@ class MutatingWebhook final : public Plugin {
 
   bool Handles(Operation) const override { return true; }
 
+  // The first pass calls every hook that matches. A change by a hook asks the chain for a
+  // second pass (every mutating plugin again); there only the IfNeeded hooks called before
+  // a later change (a later hook's, or an in-tree plugin's since) are called once more.
   Awaitable<std::optional<Status>> Admit(const Attributes& a, json& object) const override {
     if (ExemptResource(a.spec.group, a.spec.plural)) co_return std::nullopt;
-    const std::vector<HookPtr> hooks = co_await hooks_.Current();
-    if (hooks.empty()) co_return std::nullopt;
-    // Round 0 calls every hook that matches; round 1 only those IfNeeded hooks whose object
-    // a later hook changed.
-    std::set<size_t> invoked_if_needed, reinvoke;
-    for (int round = 0; round < 2; ++round) {
-      if (round == 1 && reinvoke.empty()) break;
-      for (size_t i = 0; i < hooks.size(); ++i) {
-        const Hook& hook = *hooks[i];
-        if (round == 1 && !reinvoke.contains(i)) continue;
-        auto should = co_await ShouldCall(*stores_, hook, a, object);
-        if (!should) co_return should.error();
-        if (!*should) continue;
-        if (auto refused = RefuseDryRun(hook, a)) co_return refused;
-        auto verdict = co_await Call(hooks[i], a, object, true);
-        const std::string at = "round_" + std::to_string(round) + "_index_" + std::to_string(i);
-        bool mutated = false;
-        const auto record = [&] {
-          Annotate(a, "mutation.webhook.admission.k8s.io/" + at,
-                   json{{"configuration", hook.configuration},
-                        {"webhook", hook.name},
-                        {"mutated", mutated}}
-                       .dump());
-        };
-        if (!verdict) {
-          record();
-          if (hook.fail_open) {
-            KLOG_WARNING << "Failed calling webhook, failing open " << hook.name << ": "
-                         << verdict.error().reason;
-            Annotate(a, "failed-open.mutation.webhook.admission.k8s.io/" + at, hook.name);
-            continue;
-          }
-          co_return CallingError(hook, verdict.error());
-        }
-        Warn(a, verdict->warnings);
-        AnnotateFrom(a, hook, *verdict);
-        if (!verdict->allowed) {
-          record();
-          co_return DenialStatus(hook.name, verdict->status);
-        }
-        if (verdict->patch && !verdict->patch->empty()) {
-          if (a.operation == Operation::kDelete) {
-            co_return apimachinery::NewInternalError(
-                "admission webhook " + GoQuote(hook.name) +
-                " attempted to modify the object, which is not supported for this operation");
-          }
-          auto patched = apimachinery::patch::ApplyJsonPatch(object, *verdict->patch);
-          if (!patched) co_return apimachinery::NewInternalError(patched.error().message);
-          if (!patched->is_object()) {
-            co_return apimachinery::NewInternalError("admission webhook " + GoQuote(hook.name) +
-                                                     " patched the object into a " +
-                                                     std::string(patched->type_name()));
-          }
-          if (*patched != object) {
-            mutated = true;
-            object = std::move(*patched);
-            // Everything called before this change sees it on reinvocation.
-            for (size_t earlier : invoked_if_needed) {
-              if (earlier != i && round == 0) reinvoke.insert(earlier);
-            }
-          }
-        }
-        record();
-        if (hook.reinvoke && round == 0) invoked_if_needed.insert(i);
+    Reinvocation* reinvocation = a.reinvocation;
+    if (reinvocation != nullptr && reinvocation->second_pass) {
+      auto found = reinvocation->state.find(kStateKey);
+      if (found == reinvocation->state.end()) co_return std::nullopt;
+      auto state = std::static_pointer_cast<PassState>(found->second);
+      if (object != state->output) {
+        state->reinvoke.insert(state->invoked_if_needed.begin(), state->invoked_if_needed.end());
       }
+      for (size_t i : state->reinvoke) {
+        bool called = false, changed = false;
+        if (auto refused = co_await CallHook(state->hooks, i, 1, a, object, called, changed)) {
+          co_return refused;
+        }
+      }
+      co_return std::nullopt;
+    }
+    auto state = std::make_shared<PassState>();
+    state->hooks = co_await hooks_.Current();
+    bool any_change = false;
+    for (size_t i = 0; i < state->hooks.size(); ++i) {
+      bool called = false, changed = false;
+      if (auto refused = co_await CallHook(state->hooks, i, 0, a, object, called, changed)) {
+        co_return refused;
+      }
+      if (changed) {
+        any_change = true;
+        // Everything called before this change sees it on reinvocation.
+        for (size_t earlier : state->invoked_if_needed) {
+          if (earlier != i) state->reinvoke.insert(earlier);
+        }
+      }
+      if (state->hooks[i]->reinvoke && called) {
+        state->invoked_if_needed.insert(i);
+      }
+    }
+    if (any_change && reinvocation != nullptr) {
+      state->output = object;
+      reinvocation->requested = true;
+      reinvocation->state[kStateKey] = std::move(state);
     }
     co_return std::nullopt;
   }
 
  private:
+  static constexpr char kStateKey[] = "MutatingAdmissionWebhook";
+
+  // What the first pass leaves for the second.
+  struct PassState {
+    std::vector<HookPtr> hooks;
+    std::set<size_t> invoked_if_needed, reinvoke;
+    json output;  // the object as the webhooks left it
+  };
+
+  // Calls hook i of `hooks` in `round` if it matches: its refusal or error, or nothing;
+  // `called` tells whether it matched, `changed` whether its patch changed the object.
+  Awaitable<std::optional<Status>> CallHook(const std::vector<HookPtr>& hooks, size_t i, int round,
+                                            const Attributes& a, json& object, bool& called,
+                                            bool& changed) const {
+    called = changed = false;
+    const Hook& hook = *hooks[i];
+    auto should = co_await ShouldCall(*stores_, hook, a, object);
+    if (!should) co_return should.error();
+    if (!*should) co_return std::nullopt;
+    called = true;
+    if (auto refused = RefuseDryRun(hook, a)) co_return refused;
+    auto verdict = co_await Call(hooks[i], a, object, true);
+    const std::string at = "round_" + std::to_string(round) + "_index_" + std::to_string(i);
+    const auto record = [&] {
+      Annotate(
+          a, "mutation.webhook.admission.k8s.io/" + at,
+          json{{"configuration", hook.configuration}, {"webhook", hook.name}, {"mutated", changed}}
+              .dump());
+    };
+    if (!verdict) {
+      record();
+      if (hook.fail_open) {
+        KLOG_WARNING << "Failed calling webhook, failing open " << hook.name << ": "
+                     << verdict.error().reason;
+        Annotate(a, "failed-open.mutation.webhook.admission.k8s.io/" + at, hook.name);
+        co_return std::nullopt;
+      }
+      co_return CallingError(hook, verdict.error());
+    }
+    Warn(a, verdict->warnings);
+    AnnotateFrom(a, hook, *verdict);
+    if (!verdict->allowed) {
+      record();
+      co_return DenialStatus(hook.name, verdict->status);
+    }
+    if (verdict->patch && !verdict->patch->empty()) {
+      if (a.operation == Operation::kDelete) {
+        co_return apimachinery::NewInternalError(
+            "admission webhook " + GoQuote(hook.name) +
+            " attempted to modify the object, which is not supported for this operation");
+      }
+      auto patched = apimachinery::patch::ApplyJsonPatch(object, *verdict->patch);
+      if (!patched) co_return apimachinery::NewInternalError(patched.error().message);
+      if (!patched->is_object()) {
+        co_return apimachinery::NewInternalError("admission webhook " + GoQuote(hook.name) +
+                                                 " patched the object into a " +
+                                                 std::string(patched->type_name()));
+      }
+      if (*patched != object) {
+        changed = true;
+        object = std::move(*patched);
+      }
+    }
+    record();
+    co_return std::nullopt;
+  }
+
   std::shared_ptr<const Stores> stores_;
   HookSource hooks_;
 };
