@@ -64,6 +64,39 @@ class DefaultPluginsTest(unittest.TestCase):
         if with_default_account:
             self.ok("create", "serviceaccount", "default", "-n", name)
 
+    def test_mountable_secrets_enforced(self):
+        self.namespace("mountable", with_default_account=False)
+        self.ok("create", "-n", "mountable", stdin={
+            "apiVersion": "v1", "kind": "ServiceAccount",
+            "metadata": {"name": "limited",
+                         "annotations": {"kubernetes.io/enforce-mountable-secrets": "true"}},
+            "secrets": [{"name": "listed"}], "imagePullSecrets": [{"name": "registry"}]})
+        cases = [
+            ({"volumes": [{"name": "v", "secret": {"secretName": "other"}}]},
+             'volume with secret.secretName="other" is not allowed because service account '
+             'limited does not reference that secret'),
+            ({"containers": [{"name": "app", "image": "nginx:1.27", "env": [
+                {"name": "PASSWORD", "valueFrom": {"secretKeyRef": {"name": "other",
+                                                                    "key": "k"}}}]}]},
+             'container app with envVar PASSWORD referencing secret.secretName="other" is not '
+             'allowed because service account limited does not reference that secret'),
+            ({"initContainers": [{"name": "init", "image": "busybox:1.36", "envFrom": [
+                {"secretRef": {"name": "other"}}]}]},
+             'init container init with envFrom referencing secret.secretName="other" is not '
+             'allowed because service account limited does not reference that secret'),
+            ({"imagePullSecrets": [{"name": "elsewhere"}]},
+             'imagePullSecrets[0].name="elsewhere" is not allowed because service account '
+             'limited does not reference that imagePullSecret')]
+        for spec, message in cases:
+            body = pod("p", serviceAccountName="limited", **spec)
+            r = self.kubectl("create", "-n", "mountable", stdin=body)
+            self.assertNotEqual(r.returncode, 0, spec)
+            self.assertIn('pods "p" is forbidden: ' + message, r.stderr)
+        # What it lists is fine (its imagePullSecrets are given to pods that name none).
+        self.ok("create", "-n", "mountable", stdin=pod(
+            "fine", serviceAccountName="limited",
+            volumes=[{"name": "v", "secret": {"secretName": "listed"}}]))
+
     def test_service_account_must_exist(self):
         self.namespace("no-account", with_default_account=False)
         r = self.kubectl("create", "-n", "no-account", stdin=pod("p"))

@@ -94,10 +94,80 @@ class ServiceAccount final : public Plugin {
       for (const json& s : pull) refs.push_back({{"name", Field(s, "name")}});
       spec["imagePullSecrets"] = std::move(refs);
     }
+    // An account annotated kubernetes.io/enforce-mountable-secrets limits the pod to the
+    // secrets it lists.
+    if (Field(Field(Field(*sa, "metadata"), "annotations"), kEnforceMountableSecrets) == "true") {
+      if (auto refused = UnlistedSecret(*sa, account, spec)) {
+        co_return apimachinery::NewForbidden(a.spec.Resource(), a.name, *refused);
+      }
+    }
     co_return std::nullopt;
   }
 
  private:
+  static constexpr char kEnforceMountableSecrets[] = "kubernetes.io/enforce-mountable-secrets";
+
+  // The first secret the pod references that the account does not list (its secrets for
+  // volumes and environment, its imagePullSecrets for pulls), in upstream's words.
+  static std::optional<std::string> UnlistedSecret(const json& sa, const std::string& account,
+                                                   const json& spec) {
+    const auto names = [](const json& list) {
+      std::vector<std::string> out;
+      if (!list.is_array()) return out;
+      for (const json& ref : list) {
+        if (Field(ref, "name").is_string()) out.push_back(Field(ref, "name").get<std::string>());
+      }
+      return out;
+    };
+    const std::vector<std::string> mountable = names(Field(sa, "secrets"));
+    const auto allowed = [&](const std::string& name) {
+      return std::ranges::find(mountable, name) != mountable.end();
+    };
+    const std::string because =
+        " is not allowed because service account " + account + " does not reference that secret";
+    for (const json& v : Field(spec, "volumes")) {
+      const json& name = Field(Field(v, "secret"), "secretName");
+      if (name.is_string() && !allowed(name.get<std::string>())) {
+        return "volume with secret.secretName=\"" + name.get<std::string>() + "\"" + because;
+      }
+    }
+    for (auto [list, what] :
+         {std::pair{"initContainers", "init container"}, std::pair{"containers", "container"},
+          std::pair{"ephemeralContainers", "ephemeral container"}}) {
+      for (const json& c : Field(spec, list)) {
+        const std::string container =
+            Field(c, "name").is_string() ? c["name"].get<std::string>() : "";
+        for (const json& env : Field(c, "env")) {
+          const json& name = Field(Field(Field(env, "valueFrom"), "secretKeyRef"), "name");
+          if (name.is_string() && !allowed(name.get<std::string>())) {
+            return std::string(what) + " " + container + " with envVar " +
+                   (Field(env, "name").is_string() ? env["name"].get<std::string>() : "") +
+                   " referencing secret.secretName=\"" + name.get<std::string>() + "\"" + because;
+          }
+        }
+        for (const json& from : Field(c, "envFrom")) {
+          const json& name = Field(Field(from, "secretRef"), "name");
+          if (name.is_string() && !allowed(name.get<std::string>())) {
+            return std::string(what) + " " + container +
+                   " with envFrom referencing secret.secretName=\"" + name.get<std::string>() +
+                   "\"" + because;
+          }
+        }
+      }
+    }
+    const std::vector<std::string> pull = names(Field(sa, "imagePullSecrets"));
+    const json& refs = Field(spec, "imagePullSecrets");
+    for (size_t i = 0; refs.is_array() && i < refs.size(); ++i) {
+      const json& name = Field(refs[i], "name");
+      if (name.is_string() && std::ranges::find(pull, name.get<std::string>()) == pull.end()) {
+        return "imagePullSecrets[" + std::to_string(i) + "].name=\"" + name.get<std::string>() +
+               "\" is not allowed because service account " + account +
+               " does not reference that imagePullSecret";
+      }
+    }
+    return std::nullopt;
+  }
+
   // The pod's preference wins, then the account's; mounted by default.
   static bool ShouldAutomount(const json& sa, const json& spec) {
     if (const json& pod = Field(spec, "automountServiceAccountToken"); pod.is_boolean()) {
